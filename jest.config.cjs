@@ -1,0 +1,24 @@
+/** Jest runs TypeScript through SWC (no type-check here: `tsc --noEmit` does that in `npm test`). */
+const swc = {
+  jsc: {
+    parser: { syntax: 'typescript', decorators: true },
+    transform: { legacyDecorator: true, decoratorMetadata: true },
+    target: 'es2022',
+  },
+  module: { type: 'commonjs' },
+};
+
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  setupFiles: ['<rootDir>/test/helpers/setup.ts'],
+  // One embedded engine for the whole run, unless MONGODB_URI names a real MongoDB.
+  globalSetup: '<rootDir>/test/helpers/global-setup.ts',
+  globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
+  transform: { '^.+\\.(t|j)sx?$': ['@swc/jest', swc] },
+  // jose 6 ships ESM only; let SWC turn it into CommonJS for jest on Node 20.
+  transformIgnorePatterns: ['/node_modules/(?!jose/)'],
+  testTimeout: 30000,
+  maxWorkers: 2,
+};

@@ -1,0 +1,56 @@
+import type { ApolloServer } from '@apollo/server';
+import type { GraphQLFormattedError } from 'graphql';
+import type { Request, RequestHandler } from 'express';
+import type { GraphQLContext } from '../src/context';
+import { AppError, ErrorCode, type ErrorDetail } from '../src/errors';
+import { sendError, toAppError } from './errors';
+import type { FacadeRoute } from './route';
+
+export interface FacadeHandlerDeps {
+  apollo: ApolloServer<GraphQLContext>;
+  createContext(req: Request): Promise<GraphQLContext>;
+}
+
+/**
+ * The one handler behind every legacy route: build the context (verifying the token), turn the
+ * request into variables, run the route's operation in-process, and write either the reshaped
+ * data or the first error with the status the error carries.
+ */
+export function facadeHandler<Data, Variables extends Record<string, unknown>>(
+  route: FacadeRoute<Data, Variables>,
+  deps: FacadeHandlerDeps,
+): RequestHandler {
+  return async (req, res, next) => {
+    try {
+      const contextValue = await deps.createContext(req);
+      const variables = await route.toVariables(req);
+      const response = await deps.apollo.executeOperation<Data, Variables>(
+        { query: route.operation, variables },
+        { contextValue },
+      );
+      if (response.body.kind !== 'single') throw new Error('incremental delivery is not used by the facade');
+      const { data, errors } = response.body.singleResult;
+      if (errors?.length) {
+        const headers = Object.fromEntries(response.http.headers);
+        sendError(res, fromGraphQLError(errors[0], response.http.status, headers));
+        return;
+      }
+      for (const [name, value] of Object.entries(route.toHeaders?.(data as Data) ?? {})) res.setHeader(name, value);
+      res.status(200).json(route.toResponse(data as Data, req));
+    } catch (error) {
+      const appError = toAppError(error);
+      if (appError) sendError(res, appError);
+      else next(error);
+    }
+  };
+}
+
+/** Rebuilds the AppError a resolver threw from its formatted GraphQL error and the HTTP status. */
+function fromGraphQLError(error: GraphQLFormattedError, status: number | undefined, headers: Record<string, string>): AppError {
+  const code = (error.extensions?.code as ErrorCode | undefined) ?? ErrorCode.INTERNAL_SERVER_ERROR;
+  const known = Object.values(ErrorCode).includes(code) ? code : status && status < 500 ? ErrorCode.BAD_REQUEST : ErrorCode.INTERNAL_SERVER_ERROR;
+  const details = (error.extensions?.details as ErrorDetail[] | undefined) ?? [];
+  const wanted = ['www-authenticate', 'allow', 'retry-after', 'etag'];
+  const passHeaders = Object.fromEntries(Object.entries(headers).filter(([name]) => wanted.includes(name.toLowerCase())));
+  return new AppError(known, error.message, { details, headers: passHeaders });
+}

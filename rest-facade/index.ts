@@ -1,0 +1,35 @@
+import { Router, type Request } from 'express';
+import { AppError, ErrorCode, notFound } from '../src/errors';
+import type { AnyFacadeRoute } from './route';
+import { facadeHandler, type FacadeHandlerDeps } from './handler';
+import { sendError } from './errors';
+import { buildOpenApiDocument } from './openapi';
+import { timelineRoutes } from './timeline.routes';
+
+/** Every legacy route, in the order the contract lists them (plus FullCalendar's resources feed). */
+export const FACADE_ROUTES: AnyFacadeRoute[] = [...timelineRoutes];
+
+export const FACADE_BASE_PATH = '/api/broker/v0';
+
+/** The REST facade: the route table, 405 with Allow for known paths, a JSON 404 for the rest. */
+export function createFacadeRouter(deps: FacadeHandlerDeps & { publicBaseUrl(req: Request): string }): Router {
+  const router = Router();
+  const document = buildOpenApiDocument();
+  router.get('/openapi.json', (req, res) => {
+    res.json({ ...document, servers: [{ url: `${deps.publicBaseUrl(req)}${FACADE_BASE_PATH}` }] });
+  });
+
+  const methodsByPath = new Map<string, string[]>();
+  for (const route of FACADE_ROUTES) {
+    router[route.method === 'GET' ? 'get' : 'post'](route.path, facadeHandler(route, deps));
+    methodsByPath.set(route.path, [...(methodsByPath.get(route.path) ?? []), route.method]);
+  }
+  for (const [path, methods] of methodsByPath) {
+    const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : [])].join(', ');
+    router.all(path, (req, res) => {
+      sendError(res, new AppError(ErrorCode.METHOD_NOT_ALLOWED, `${req.method} is not allowed on ${FACADE_BASE_PATH}${path}: use ${methods.join(' or ')}`, { headers: { Allow: allow } }));
+    });
+  }
+  router.use((req, res) => sendError(res, notFound(`No route ${req.method} ${FACADE_BASE_PATH}${req.path}`)));
+  return router;
+}

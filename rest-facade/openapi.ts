@@ -1,0 +1,162 @@
+/**
+ * The OpenAPI 3.1 description of the facade as implemented. The facade's tests validate real
+ * responses against these schemas, so the document cannot drift from the behaviour unnoticed.
+ */
+
+const errorResponse = (description: string, headers?: Record<string, unknown>) => ({
+  description,
+  ...(headers ? { headers } : {}),
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+});
+
+const wwwAuthenticate = {
+  'WWW-Authenticate': {
+    description: 'RFC 6750 challenge, e.g. Bearer realm="broker", error="invalid_token", error_description="…"',
+    schema: { type: 'string' },
+  },
+};
+
+const authErrors = {
+  '401': errorResponse('No, malformed or invalid bearer token', wwwAuthenticate),
+  '403': errorResponse('The token lacks the scope this route needs (named in WWW-Authenticate)', wwwAuthenticate),
+};
+
+const rangeParameter = (name: 'start' | 'end') => ({
+  name,
+  in: 'query',
+  required: true,
+  description:
+    name === 'start'
+      ? 'First day (YYYY-MM-DD, in the service time zone, included) or an ISO 8601 date-time with offset'
+      : 'Last day (YYYY-MM-DD, included) or an ISO 8601 date-time with offset (excluded). At most 366 days after start.',
+  schema: { type: 'string', examples: name === 'start' ? ['2026-05-01', '2026-05-01T00:00:00+02:00'] : ['2026-05-31'] },
+});
+
+const timelineOperation = (summary: string, order: string) => ({
+  summary,
+  description: `Flights whose time in the air overlaps the range, ${order}. Requires scope timeline:read.`,
+  security: [{ bearer: ['timeline:read'] }],
+  parameters: [rangeParameter('start'), rangeParameter('end')],
+  responses: {
+    '200': {
+      description: 'Timeline entries',
+      content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/TimelineEntry' } } } },
+    },
+    '400': errorResponse('A missing, malformed or impossible start or end, start after end, a range over 366 days, or an unknown or repeated parameter'),
+    ...authErrors,
+    '405': errorResponse('Method not allowed (see Allow)', { Allow: { schema: { type: 'string' } } }),
+    '503': errorResponse('The database is unavailable'),
+  },
+});
+
+export function buildOpenApiDocument() {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Broker flight timeline and passenger list interface',
+      version: 'v0',
+      description:
+        'The legacy REST facade of the broker flight gateway. Every route runs a named GraphQL operation of /graphql. Errors share one body: {"error": {"code", "message", "details"}}.',
+    },
+    security: [{ bearer: [] }],
+    paths: {
+      '/calendar/timeline/event': { get: timelineOperation('Calendar timeline', 'ordered by departure, then flight id') },
+      '/resource/timeline/event': { get: timelineOperation('Resource timeline', 'ordered by resource id, then departure') },
+      '/resource/timeline/resources': {
+        get: {
+          summary: 'Resources for a FullCalendar resource timeline',
+          description: 'Every resource, with string ids (FullCalendar convention). Requires scope timeline:read.',
+          security: [{ bearer: ['timeline:read'] }],
+          responses: {
+            '200': {
+              description: 'Resources',
+              content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/CalendarResource' } } } },
+            },
+            '400': errorResponse('An unexpected query parameter'),
+            ...authErrors,
+            '503': errorResponse('The database is unavailable'),
+          },
+        },
+      },
+      '/openapi.json': {
+        get: {
+          summary: 'This document',
+          security: [],
+          responses: { '200': { description: 'OpenAPI 3.1 document', content: { 'application/json': { schema: { type: 'object' } } } } },
+        },
+      },
+    },
+    components: {
+      securitySchemes: {
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'Scopes: timeline:read, passengers:read, passengers:write, flights:write (claim `scope` or `scp`).',
+        },
+      },
+      schemas: {
+        Airport: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['icao', 'iata', 'country', 'city'],
+          properties: {
+            icao: { type: 'string', pattern: '^[A-Z]{4}$' },
+            iata: { type: 'string', pattern: '^[A-Z]{3}$' },
+            country: { type: 'string', pattern: '^.+ \\([^()]*\\)$', description: 'Country name and parenthesised part, e.g. "Italy (IT)" or "Italy ()"' },
+            city: { type: 'string' },
+          },
+        },
+        TimelineEntry: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['resourceId', 'flight_id', 'flight_number', 'backgroundColor', 'textColor', 'borderColor', 'start', 'end', 'dep', 'arr', 'url', 'api_version', 'passengers'],
+          properties: {
+            resourceId: { type: 'integer' },
+            flight_id: { type: 'integer' },
+            flight_number: { type: 'string' },
+            backgroundColor: { type: 'string', description: 'CSS colour name' },
+            textColor: { type: 'string', description: 'CSS colour name' },
+            borderColor: { type: 'string', description: 'CSS colour name' },
+            start: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}$', description: 'Departure local time at the departure airport' },
+            end: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}$', description: 'Arrival local time at the arrival airport' },
+            dep: { $ref: '#/components/schemas/Airport' },
+            arr: { $ref: '#/components/schemas/Airport' },
+            url: { type: 'string', description: 'Host name of the service instance, no scheme' },
+            api_version: { type: 'string', const: 'v0' },
+            passengers: { type: 'integer', minimum: 0 },
+          },
+        },
+        CalendarResource: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['id', 'title', 'eventBackgroundColor', 'eventBorderColor', 'eventTextColor'],
+          properties: {
+            id: { type: 'string' },
+            title: { type: 'string' },
+            eventBackgroundColor: { type: 'string' },
+            eventBorderColor: { type: 'string' },
+            eventTextColor: { type: 'string' },
+          },
+        },
+        Error: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['error'],
+          properties: {
+            error: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['code', 'message', 'details'],
+              properties: {
+                code: { type: 'string' },
+                message: { type: 'string' },
+                details: { type: 'array', items: { type: 'object', required: ['message'], properties: { message: { type: 'string' } } } },
+              },
+            },
+          },
+        },
+      },
+    },
+  };
+}

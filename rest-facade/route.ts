@@ -1,0 +1,30 @@
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import type { Request } from 'express';
+
+/**
+ * One legacy route: which named GraphQL operation it runs, how the request becomes the
+ * operation's variables, and how the operation's data becomes the legacy response body.
+ */
+export interface FacadeRoute<Data = unknown, Variables extends Record<string, unknown> = Record<string, unknown>> {
+  method: 'GET' | 'POST';
+  /** Express path below /api/broker/v0. */
+  path: string;
+  operation: TypedDocumentNode<Data, Variables>;
+  /** Reads and checks the request; throws an AppError (400, 415…) naming what is wrong. */
+  toVariables(req: Request): Variables | Promise<Variables>;
+  /** Reshapes the operation's data into the legacy body. */
+  toResponse(data: Data, req: Request): unknown;
+  /** Extra response headers derived from the data (ETag…). */
+  toHeaders?(data: Data): Record<string, string>;
+}
+
+/** Keeps each route's Data and Variables types linked while the table holds them side by side. */
+export function defineRoute<Data, Variables extends Record<string, unknown>>(
+  route: FacadeRoute<Data, Variables>,
+): FacadeRoute<Data, Variables> {
+  return route;
+}
+
+/** A route of any operation, as the table holds them. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyFacadeRoute = FacadeRoute<any, any>;

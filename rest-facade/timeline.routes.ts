@@ -1,0 +1,68 @@
+import type { Request } from 'express';
+import {
+  TimelineEventsDocument,
+  TimelineResourcesDocument,
+  type TimelineEntryFragment,
+} from '../src/graphql/generated/operations';
+import { readQueryParameters } from './query';
+import { defineRoute } from './route';
+
+/** A timeline entry exactly as the v0 contract names and orders its fields. */
+export function toLegacyTimelineEntry(entry: TimelineEntryFragment) {
+  return {
+    resourceId: entry.resourceId,
+    flight_id: entry.flightId,
+    flight_number: entry.flightNumber,
+    backgroundColor: entry.backgroundColor,
+    textColor: entry.textColor,
+    borderColor: entry.borderColor,
+    start: entry.start,
+    end: entry.end,
+    dep: entry.dep,
+    arr: entry.arr,
+    url: entry.url,
+    api_version: entry.apiVersion,
+    passengers: entry.passengers,
+  };
+}
+
+function rangeVariables(req: Request) {
+  const { start, end } = readQueryParameters(req, ['start', 'end']);
+  // Missing values reach the resolver as '' so its one parser reports them (400 naming the parameter).
+  return { start: start ?? '', end: end ?? '' };
+}
+
+export const timelineRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/calendar/timeline/event',
+    operation: TimelineEventsDocument,
+    toVariables: (req) => ({ view: 'CALENDAR' as const, ...rangeVariables(req) }),
+    toResponse: (data) => data.timelineEvents.map(toLegacyTimelineEntry),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/resource/timeline/event',
+    operation: TimelineEventsDocument,
+    toVariables: (req) => ({ view: 'RESOURCE' as const, ...rangeVariables(req) }),
+    toResponse: (data) => data.timelineEvents.map(toLegacyTimelineEntry),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/resource/timeline/resources',
+    operation: TimelineResourcesDocument,
+    toVariables: (req) => {
+      readQueryParameters(req, []);
+      return {};
+    },
+    // FullCalendar's resource objects: string ids and per-resource event colours.
+    toResponse: (data) =>
+      data.resources.map((resource) => ({
+        id: String(resource.id),
+        title: resource.title,
+        eventBackgroundColor: resource.backgroundColor,
+        eventBorderColor: resource.borderColor,
+        eventTextColor: resource.textColor,
+      })),
+  }),
+];

@@ -1,0 +1,43 @@
+import { Field, InputType, ObjectType } from 'type-graphql';
+
+@ObjectType({ description: 'An airport, with the time zone its local times are shown in.' })
+export class Airport {
+  @Field({ description: 'Four-letter ICAO code, e.g. LIRF.' })
+  icao: string;
+
+  @Field({ description: 'Three-letter IATA code, e.g. FCO.' })
+  iata: string;
+
+  @Field()
+  city: string;
+
+  @Field({ description: 'Country name, e.g. Italy.' })
+  country: string;
+
+  @Field({ description: 'The parenthesised part shown after the country name on the timeline (e.g. IT); may be empty.' })
+  countryTag: string;
+
+  @Field({ description: 'IANA time zone, e.g. Europe/Rome.' })
+  timezone: string;
+}
+
+@InputType({ description: 'An airport to create, or to replace when its ICAO code exists.' })
+export class AirportInput {
+  @Field()
+  icao: string;
+
+  @Field()
+  iata: string;
+
+  @Field()
+  city: string;
+
+  @Field()
+  country: string;
+
+  @Field({ defaultValue: '' })
+  countryTag: string;
+
+  @Field()
+  timezone: string;
+}

@@ -1,0 +1,6 @@
+export { requireScope } from './authorize';
+export { describeDevToken, prepareDevelopmentAuth } from './dev-token';
+export type { Principal } from './principal';
+export { ALL_SCOPES, Scope } from './scopes';
+export { mintToken, type TokenClaims } from './token-issuer';
+export { createTokenVerifier, type TokenVerifier, type TokenVerifierOptions } from './token-verifier';

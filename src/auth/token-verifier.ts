@@ -1,0 +1,238 @@
+import { webcrypto } from 'node:crypto';
+import {
+  createRemoteJWKSet,
+  importSPKI,
+  jwtVerify,
+  type CryptoKey,
+  type JWTPayload,
+  type JWTVerifyGetKey,
+  type JWTVerifyOptions,
+} from 'jose';
+import type { AuthConfig } from '../config';
+import { ConfigError } from '../config';
+import { AppError } from '../errors';
+import { authenticationRequired, invalidToken, keySetUnavailable, malformedCredentials } from './bearer-errors';
+import { configuredKeySources, JWKS_ALGORITHMS, missingKeySourceError, readPublicKey, secretKeyBytes } from './keys';
+import type { Principal } from './principal';
+
+/** Turns an `Authorization` header into a Principal; shared by the GraphQL context and the REST facade. */
+export interface TokenVerifier {
+  /**
+   * Resolves to undefined when there is no Authorization header at all (public operations such as
+   * introspection still work; `requireScope` then demands a principal). Rejects with a 401 AppError
+   * when a header is present but malformed or its token fails a check, and with a 503 AppError when
+   * a remote key set cannot be fetched.
+   */
+  authenticate(authorizationHeader: string | undefined): Promise<Principal | undefined>;
+}
+
+/** Tuning of the remote key set (JWKS_URL). The defaults suit production; tests shorten them. */
+export interface JwksOptions {
+  /**
+   * After a successful fetch, a token whose `kid` is not in the cached set triggers a new fetch only
+   * once this many milliseconds have passed. Rotation still works (identity providers publish a new
+   * key before signing with it, and the set is refetched when `cacheMaxAgeMs` runs out), while a
+   * flood of tokens with invented `kid`s costs the provider at most one request per cooldown.
+   * Default 30 000 (jose's default).
+   */
+  cooldownDurationMs?: number;
+  /** How long a fetched set is used before it is fetched again. Default 600 000 (10 minutes). */
+  cacheMaxAgeMs?: number;
+  /** Timeout of one key set request. Default 5 000. */
+  timeoutMs?: number;
+}
+
+export interface TokenVerifierOptions {
+  /** Only used when the key source is JWKS_URL. */
+  jwks?: JwksOptions;
+}
+
+const JWKS_DEFAULTS: Required<JwksOptions> = { cooldownDurationMs: 30_000, cacheMaxAgeMs: 600_000, timeoutMs: 5_000 };
+
+/** RFC 6750 b64token: the only characters a bearer token may have. */
+const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
+
+/**
+ * Builds the one verifier of the service. Keys are imported once, here, not per request; the
+ * accepted algorithms come from the configured key, never from the token's header.
+ * Throws ConfigError when no key source (or more than one) is configured or a key is unusable.
+ */
+export function createTokenVerifier(auth: AuthConfig, options: TokenVerifierOptions = {}): TokenVerifier {
+  const source = createKeySource(auth, options);
+  // exp is required so that no token lives forever; sub is required because audit records need it.
+  // `typ` is not enforced: identity providers disagree (JWT, at+jwt); issuer and audience, when
+  // configured, are what keep tokens minted for other services out.
+  const verifyOptions: JWTVerifyOptions = {
+    algorithms: [...source.algorithms],
+    requiredClaims: ['exp', 'sub'],
+    clockTolerance: auth.clockToleranceSeconds,
+    ...(auth.issuer ? { issuer: auth.issuer } : {}),
+    ...(auth.audience ? { audience: auth.audience } : {}),
+  };
+
+  return {
+    async authenticate(authorizationHeader) {
+      if (authorizationHeader === undefined) return undefined;
+      const token = bearerToken(authorizationHeader);
+      // Outside the try: a key that failed to import is a server fault (500), not a bad token.
+      const key = await source.key();
+      let payload: JWTPayload;
+      try {
+        payload = (await jwtVerify(token, key, verifyOptions)).payload;
+      } catch (error) {
+        throw verificationError(error, source.algorithms);
+      }
+      return toPrincipal(payload);
+    },
+  };
+}
+
+interface KeySource {
+  algorithms: readonly string[];
+  /** The imported key (resolved once) or, for JWKS, jose's resolver by `kid`. */
+  key(): Promise<CryptoKey | JWTVerifyGetKey> | CryptoKey | JWTVerifyGetKey;
+}
+
+function createKeySource(auth: AuthConfig, options: TokenVerifierOptions): KeySource {
+  const sources = configuredKeySources(auth);
+  if (sources.length === 0) throw missingKeySourceError('to verify bearer tokens');
+  if (sources.length > 1) {
+    throw new ConfigError(sources[1], `cannot be set together with ${sources[0]}: choose one key source`);
+  }
+
+  if (auth.jwtSecret) {
+    const bytes = secretKeyBytes(auth.jwtSecret);
+    // A CryptoKey, not the raw bytes: jose would re-import raw bytes on every verification.
+    return importedOnce(['HS256'], () =>
+      webcrypto.subtle.importKey('raw', bytes, { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']) as Promise<CryptoKey>,
+    );
+  }
+  if (auth.jwtPublicKey) {
+    const pem = auth.jwtPublicKey;
+    // Read synchronously first so that a bad key fails at start-up with a ConfigError.
+    const { algorithm } = readPublicKey(pem);
+    return importedOnce([algorithm], () => importSPKI(pem, algorithm));
+  }
+
+  const settings = { ...JWKS_DEFAULTS, ...options.jwks };
+  const remoteKeySet = createRemoteJWKSet(new URL(auth.jwksUrl as string), {
+    cooldownDuration: settings.cooldownDurationMs,
+    cacheMaxAge: settings.cacheMaxAgeMs,
+    timeoutDuration: settings.timeoutMs,
+  });
+  const resolveKey: JWTVerifyGetKey = async (header, token) => {
+    try {
+      return await remoteKeySet(header, token);
+    } catch (error) {
+      // An unknown kid is the token's fault; anything else (network, timeout, not a key set) is ours.
+      if (hasJoseCode(error, 'ERR_JWKS_NO_MATCHING_KEY') || hasJoseCode(error, 'ERR_JWKS_MULTIPLE_MATCHING_KEYS')) {
+        throw error;
+      }
+      throw keySetUnavailable(error);
+    }
+  };
+  return { algorithms: JWKS_ALGORITHMS, key: () => resolveKey };
+}
+
+function importedOnce(algorithms: string[], load: () => Promise<CryptoKey>): KeySource {
+  let key: CryptoKey | undefined;
+  const loading = load().then((loaded) => (key = loaded));
+  // Keeps an import failure from being reported as unhandled before the first request awaits it.
+  loading.catch(() => undefined);
+  return { algorithms, key: () => key ?? loading };
+}
+
+/** `Bearer <token>`, scheme case-insensitive (RFC 7235), exactly one b64token after it. */
+function bearerToken(header: string): string {
+  const value = header.trim();
+  if (value === '') throw malformedCredentials('the Authorization header is empty');
+  const [scheme, ...rest] = value.split(/[ \t]+/);
+  if (scheme.toLowerCase() !== 'bearer') {
+    throw authenticationRequired('Unsupported authorization scheme: send Authorization: Bearer <token>');
+  }
+  if (rest.length === 0) throw malformedCredentials('the Bearer token is empty');
+  if (rest.length > 1) throw malformedCredentials('expected exactly one token after Bearer');
+  const [token] = rest;
+  if (!B64TOKEN.test(token)) throw malformedCredentials('the token contains characters a bearer token cannot have');
+  return token;
+}
+
+function toPrincipal(payload: JWTPayload): Principal {
+  if (typeof payload.sub !== 'string' || payload.sub.trim() === '') {
+    throw invalidToken('the sub claim must be a non-empty string');
+  }
+  if (payload.jti !== undefined && typeof payload.jti !== 'string') {
+    throw invalidToken('the jti claim must be a string');
+  }
+  return {
+    subject: payload.sub,
+    scopes: grantedScopes(payload),
+    ...(payload.jti !== undefined ? { tokenId: payload.jti } : {}),
+  };
+}
+
+/** `scope` is a space-separated string (RFC 8693); `scp` is an array (Okta) or a string (Entra ID). */
+function grantedScopes(payload: JWTPayload): ReadonlySet<string> {
+  const scopes = new Set<string>();
+  const addAll = (value: string) => value.split(/\s+/).filter(Boolean).forEach((scope) => scopes.add(scope));
+  const { scope, scp } = payload;
+  if (scope !== undefined) {
+    if (typeof scope !== 'string') throw invalidToken('the scope claim must be a space-separated string');
+    addAll(scope);
+  }
+  if (scp !== undefined) {
+    if (typeof scp === 'string') addAll(scp);
+    else if (Array.isArray(scp) && scp.every((item) => typeof item === 'string')) scp.forEach(addAll);
+    else throw invalidToken('the scp claim must be a string or an array of strings');
+  }
+  return scopes;
+}
+
+/**
+ * Names the check that failed, in our own words: jose's messages are fine but ours are stable,
+ * contain no quotes (they go into a quoted header value) and can never include the token.
+ */
+function verificationError(error: unknown, algorithms: readonly string[]): AppError {
+  if (error instanceof AppError) return error;
+  const code = (error as { code?: unknown } | undefined)?.code;
+  switch (code) {
+    case 'ERR_JWT_EXPIRED':
+      return invalidToken('the token has expired (exp)', error);
+    case 'ERR_JWT_CLAIM_VALIDATION_FAILED':
+      return invalidToken(describeClaimFailure(error as { claim?: string; reason?: string }), error);
+    case 'ERR_JOSE_ALG_NOT_ALLOWED':
+      return invalidToken(`the token algorithm is not accepted; expected ${algorithms.join(', ')}`, error);
+    case 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED':
+      return invalidToken('signature verification failed', error);
+    case 'ERR_JWS_INVALID':
+    case 'ERR_JWT_INVALID':
+      return invalidToken('the token is not a well-formed signed JWT', error);
+    case 'ERR_JWKS_NO_MATCHING_KEY':
+      return invalidToken('no key of the identity provider matches the token kid', error);
+    case 'ERR_JWKS_MULTIPLE_MATCHING_KEYS':
+      return invalidToken('several keys of the identity provider match; the token must name one with kid', error);
+    case 'ERR_JOSE_NOT_SUPPORTED':
+      return invalidToken('the token uses an unsupported algorithm or key type', error);
+    default:
+      return invalidToken('the token could not be verified', error);
+  }
+}
+
+function describeClaimFailure({ claim, reason }: { claim?: string; reason?: string }): string {
+  if (reason === 'missing') return `the token has no ${claim} claim`;
+  if (reason === 'invalid') return `the ${claim} claim must be a number`;
+  switch (claim) {
+    case 'nbf':
+      return 'the token is not valid yet (nbf)';
+    case 'iss':
+      return 'unexpected issuer (iss)';
+    case 'aud':
+      return 'unexpected audience (aud)';
+    default:
+      return `the ${claim ?? 'claims'} check failed`;
+  }
+}
+
+function hasJoseCode(error: unknown, code: string): boolean {
+  return (error as { code?: unknown } | undefined)?.code === code;
+}

@@ -1,0 +1,79 @@
+import DataLoader from 'dataloader';
+import type { AirportData } from './airports/airport.service';
+import type { Principal, TokenVerifier } from './auth';
+import type { Config } from './config';
+import type { Models } from './db/models';
+import type { Logger } from './logger';
+import type { ResourceData } from './resources/resource.service';
+import type { Services } from './services';
+
+/** Per-request batch loaders: a list of N flights costs one query per relation, not N. */
+export interface Loaders {
+  airportByIcao: DataLoader<string, AirportData | null>;
+  resourceById: DataLoader<number, ResourceData | null>;
+  passengerCountByFlight: DataLoader<number, number>;
+}
+
+/** What every resolver receives. */
+export interface GraphQLContext {
+  /** The verified caller; undefined when the request carried no token. */
+  principal?: Principal;
+  services: Services;
+  loaders: Loaders;
+  config: Config;
+  logger: Logger;
+  requestId: string;
+}
+
+export function createLoaders(services: Services, models: Models): Loaders {
+  return {
+    airportByIcao: new DataLoader(async (codes) => {
+      const airports = await services.airports.byIcao(codes);
+      const byCode = new Map(airports.map((airport) => [airport.icao, airport]));
+      return codes.map((code) => byCode.get(code) ?? null);
+    }),
+    resourceById: new DataLoader(async (ids) => {
+      const resources = await services.resources.byIds(ids);
+      const byId = new Map(resources.map((resource) => [resource.id, resource]));
+      return ids.map((id) => byId.get(id) ?? null);
+    }),
+    passengerCountByFlight: new DataLoader(async (flightIds) => {
+      const lists = await models.passengerLists
+        .find({ flightId: { $in: [...flightIds] } }, { _id: 0, flightId: 1, passengerCount: 1 })
+        .lean<{ flightId: number; passengerCount: number }[]>()
+        .exec();
+      const byFlight = new Map(lists.map((list) => [list.flightId, list.passengerCount]));
+      return flightIds.map((id) => byFlight.get(id) ?? 0);
+    }),
+  };
+}
+
+export interface ContextFactoryDeps {
+  services: Services;
+  models: Models;
+  config: Config;
+  logger: Logger;
+  verifier: TokenVerifier;
+}
+
+/** The minimum of an HTTP request the context needs (Express's Request satisfies it). */
+export interface ContextRequest {
+  headers: { authorization?: string };
+  id?: unknown;
+  log?: Logger;
+}
+
+/**
+ * Builds a request's context: one verifier for GraphQL and the REST facade alike. A bad token is
+ * rejected here (401); a missing one leaves `principal` undefined for `@Authorized` to refuse.
+ */
+export function createContextFactory(deps: ContextFactoryDeps) {
+  return async (req: ContextRequest): Promise<GraphQLContext> => ({
+    principal: await deps.verifier.authenticate(req.headers.authorization),
+    services: deps.services,
+    loaders: createLoaders(deps.services, deps.models),
+    config: deps.config,
+    logger: req.log ?? deps.logger,
+    requestId: String(req.id ?? ''),
+  });
+}

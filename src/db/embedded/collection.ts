@@ -1,0 +1,112 @@
+import { UUID, type Document } from 'bson';
+import { valueKey } from './bson-values';
+import { CommandError, ErrorCode } from './errors';
+import { CollectionIndex, type IndexSpec } from './indexes';
+
+/** Receives the before-image of every change so an open transaction can be rolled back. */
+export interface WriteJournal {
+  recordDocumentChange(collection: Collection, documentKey: string, before: Document | undefined): void;
+  recordCollectionCreated(collection: Collection): void;
+}
+
+export const ID_INDEX_SPEC: IndexSpec = { v: 2, key: { _id: 1 }, name: '_id_' };
+
+/**
+ * The documents of one collection, keyed by their `_id` (as a value key), in insertion order,
+ * with the indexes kept in step. Stored documents are never mutated: an update stores a new
+ * object, which lets cursors, transactions' undo log and indexes hold plain references.
+ */
+export class Collection {
+  readonly uuid = new UUID();
+  readonly documents = new Map<string, Document>();
+  readonly indexes = new Map<string, CollectionIndex>();
+
+  constructor(
+    readonly database: string,
+    readonly name: string,
+    readonly options: Document = {},
+  ) {
+    this.indexes.set(ID_INDEX_SPEC.name, new CollectionIndex(ID_INDEX_SPEC));
+  }
+
+  get namespace(): string {
+    return `${this.database}.${this.name}`;
+  }
+
+  get size(): number {
+    return this.documents.size;
+  }
+
+  static documentKey(document: Document): string {
+    return valueKey(document._id);
+  }
+
+  insert(document: Document, journal?: WriteJournal): void {
+    const documentKey = Collection.documentKey(document);
+    this.assertNoConflict(document, undefined);
+    journal?.recordDocumentChange(this, documentKey, undefined);
+    this.documents.set(documentKey, document);
+    for (const index of this.indexes.values()) index.add(document, documentKey);
+  }
+
+  replace(documentKey: string, next: Document, journal?: WriteJournal): void {
+    const previous = this.documents.get(documentKey);
+    if (!previous) throw new CommandError(ErrorCode.InternalError, `document ${documentKey} vanished during an update`);
+    this.assertNoConflict(next, documentKey);
+    journal?.recordDocumentChange(this, documentKey, previous);
+    for (const index of this.indexes.values()) {
+      index.remove(previous, documentKey);
+      index.add(next, documentKey);
+    }
+    this.documents.set(documentKey, next);
+  }
+
+  delete(documentKey: string, journal?: WriteJournal): void {
+    const previous = this.documents.get(documentKey);
+    if (!previous) return;
+    journal?.recordDocumentChange(this, documentKey, previous);
+    for (const index of this.indexes.values()) index.remove(previous, documentKey);
+    this.documents.delete(documentKey);
+  }
+
+  /** Puts back a before-image during a rollback; no uniqueness checks, the image was valid. */
+  restore(documentKey: string, before: Document | undefined): void {
+    const current = this.documents.get(documentKey);
+    if (current) {
+      for (const index of this.indexes.values()) index.remove(current, documentKey);
+      this.documents.delete(documentKey);
+    }
+    if (before) {
+      this.documents.set(documentKey, before);
+      for (const index of this.indexes.values()) index.add(before, documentKey);
+    }
+  }
+
+  /** Builds an index over the existing documents; fails like MongoDB when a unique build meets duplicates. */
+  createIndex(spec: IndexSpec): void {
+    const index = new CollectionIndex(spec);
+    for (const [documentKey, document] of this.documents) {
+      const conflict = index.findConflict(document, documentKey, this.namespace);
+      if (conflict) {
+        throw new CommandError(
+          ErrorCode.DuplicateKey,
+          `Index build failed: ${new UUID().toHexString()}: Collection ${this.namespace} ( ${this.uuid.toHexString()} ) :: caused by :: ${conflict.message}`,
+          { details: conflict.details },
+        );
+      }
+      index.add(document, documentKey);
+    }
+    this.indexes.set(spec.name, index);
+  }
+
+  dropIndex(name: string): void {
+    this.indexes.delete(name);
+  }
+
+  private assertNoConflict(document: Document, documentKey: string | undefined): void {
+    for (const index of this.indexes.values()) {
+      const conflict = index.findConflict(document, documentKey, this.namespace);
+      if (conflict) throw conflict;
+    }
+  }
+}

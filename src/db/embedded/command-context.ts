@@ -1,0 +1,34 @@
+import type { Document } from 'bson';
+import type { WriteJournal } from './collection';
+import type { CursorRegistry } from './cursors';
+import type { EmbeddedLogger } from './logger';
+import type { Storage } from './storage';
+import type { Transaction, TransactionManager } from './transactions';
+
+/** Engine-wide state every command handler may use. */
+export interface EngineState {
+  readonly storage: Storage;
+  readonly cursors: CursorRegistry;
+  readonly transactions: TransactionManager;
+  readonly logger: EmbeddedLogger;
+  readonly startedAt: Date;
+  /** The `host:port` clients reach the engine at. */
+  readonly address: () => string;
+  readonly openConnections: () => number;
+}
+
+/** What a handler receives for one command. */
+export interface CommandContext {
+  readonly engine: EngineState;
+  /** The command document, with OP_MSG document sequences merged in. */
+  readonly body: Document;
+  /** The target database (`$db`, or the namespace of a legacy OP_QUERY). */
+  readonly database: string;
+  readonly connectionId: number;
+  /** The open transaction the command belongs to, if it carries `autocommit: false`. */
+  readonly transaction: Transaction | undefined;
+  /** Call before changing data: inside a transaction it takes the write lock and returns the undo journal. */
+  beginWrite(): Promise<WriteJournal | undefined>;
+}
+
+export type CommandHandler = (context: CommandContext) => Document | Promise<Document>;

@@ -1,0 +1,62 @@
+import type { Document } from 'bson';
+import { Aggregator } from 'mingo';
+import { cloneValue, isPlainObject } from '../bson-values';
+import type { CommandHandler } from '../command-context';
+import { CommandError, ErrorCode, unsupportedFeature } from '../errors';
+import { findMatchingDocuments } from '../query-execution';
+import { arrayArgument, documentArgument } from './arguments';
+
+/** Stages that never write into the documents flowing through them, so stored documents can feed them directly. */
+const NON_MUTATING_STAGES = new Set(['$match', '$sort', '$limit', '$skip', '$count', '$group', '$sortByCount', '$unwind', '$project']);
+const UNSUPPORTED_STAGES = new Set(['$out', '$merge', '$currentOp', '$listSessions', '$listLocalSessions', '$collStats', '$indexStats', '$planCacheStats', '$search', '$searchMeta', '$vectorSearch', '$changeStream']);
+
+function stageName(stage: unknown): string {
+  if (!isPlainObject(stage) || Object.keys(stage).length !== 1) {
+    throw new CommandError(40323, 'A pipeline stage specification object must contain exactly one field.');
+  }
+  return Object.keys(stage)[0];
+}
+
+function mayMutate(stage: Document, name: string): boolean {
+  if (name === '$lookup') return isPlainObject(stage.$lookup) && stage.$lookup.pipeline !== undefined;
+  return !NON_MUTATING_STAGES.has(name);
+}
+
+/**
+ * `aggregate` through mingo. A leading `$match` runs here first so it can use indexes; the rest
+ * of the pipeline runs in mingo. Documents are deep-copied only when a stage may write into them.
+ */
+const aggregate: CommandHandler = ({ engine, body, database }) => {
+  const pipeline = arrayArgument(body, 'pipeline', 'aggregate') as Document[];
+  if (body.explain === true) throw unsupportedFeature('aggregate with explain');
+  const cursorOptions = documentArgument(body, 'cursor', 'aggregate');
+  if (!cursorOptions) {
+    throw new CommandError(ErrorCode.FailedToParse, "The 'cursor' option is required, except for aggregate with the explain argument");
+  }
+  const names = pipeline.map(stageName);
+  for (const name of names) if (UNSUPPORTED_STAGES.has(name)) throw unsupportedFeature(`The ${name} aggregation stage`);
+  const mutates = pipeline.some((stage, i) => mayMutate(stage, names[i]));
+
+  const collectionName = typeof body.aggregate === 'string' ? body.aggregate : undefined;
+  const collection = collectionName ? engine.storage.getCollection(database, collectionName) : undefined;
+  let remaining = pipeline;
+  let input: Document[];
+  if (names[0] === '$match' && isPlainObject(pipeline[0].$match)) {
+    input = findMatchingDocuments(collection, pipeline[0].$match);
+    remaining = pipeline.slice(1);
+  } else {
+    input = collection ? [...collection.documents.values()] : [];
+  }
+  if (mutates) input = input.map(cloneValue);
+
+  const resolveCollection = (name: string): Document[] => {
+    const documents = [...(engine.storage.getCollection(database, name)?.documents.values() ?? [])];
+    return mutates ? documents.map(cloneValue) : documents;
+  };
+  const results = remaining.length === 0 ? input : (new Aggregator(remaining, { collectionResolver: resolveCollection }).run(input) as Document[]);
+  const batchSize = typeof cursorOptions.batchSize === 'number' ? cursorOptions.batchSize : undefined;
+  const namespace = collectionName ? `${database}.${collectionName}` : `${database}.$cmd.aggregate`;
+  return engine.cursors.open(namespace, results, { batchSize });
+};
+
+export const aggregateCommands: Record<string, CommandHandler> = { aggregate };

@@ -1,0 +1,79 @@
+import { Long, type Document } from 'bson';
+import type { CommandContext, CommandHandler } from '../command-context';
+
+export const EMBEDDED_VERSION = '7.0.0-embedded';
+const WIRE_VERSION = 21;
+
+/**
+ * The engine presents itself as a standalone server (no `setName`): the 7.x driver sends
+ * transactions to a standalone all the same (only a real mongod refuses them), and a standalone
+ * needs no replica-set discovery, so `mongodb://host:port/db` works with or without
+ * `directConnection`. `topologyVersion` is left out on purpose: it would switch the driver's
+ * monitor to the streaming (awaitable hello) protocol; without it the monitor polls.
+ */
+function hello(context: CommandContext, legacyName: boolean): Document {
+  return {
+    ...(legacyName ? { ismaster: true } : { isWritablePrimary: true, ismaster: true }),
+    helloOk: true,
+    maxBsonObjectSize: 16 * 1024 * 1024,
+    maxMessageSizeBytes: 48_000_000,
+    maxWriteBatchSize: 100_000,
+    localTime: new Date(),
+    logicalSessionTimeoutMinutes: 30,
+    connectionId: context.connectionId,
+    minWireVersion: 0,
+    maxWireVersion: WIRE_VERSION,
+    readOnly: false,
+    ok: 1,
+  };
+}
+
+function buildInfo(): Document {
+  return {
+    version: EMBEDDED_VERSION,
+    gitVersion: 'embedded',
+    versionArray: [7, 0, 0, 0],
+    bits: 64,
+    debug: false,
+    maxBsonObjectSize: 16 * 1024 * 1024,
+    storageEngines: ['embedded-memory'],
+    javascriptEngine: 'none',
+    modules: [],
+    ok: 1,
+  };
+}
+
+export const handshakeCommands: Record<string, CommandHandler> = {
+  hello: (context) => hello(context, false),
+  isMaster: (context) => ({ ...hello(context, true), isWritablePrimary: true }),
+  ismaster: (context) => ({ ...hello(context, true), isWritablePrimary: true }),
+  ping: () => ({ ok: 1 }),
+  buildInfo,
+  buildinfo: buildInfo,
+  whatsmyuri: (context) => ({ you: context.engine.address(), ok: 1 }),
+  getParameter: ({ body }) => {
+    const reply: Document = { ok: 1 };
+    if (body.featureCompatibilityVersion !== undefined || body.getParameter === '*') reply.featureCompatibilityVersion = { version: '7.0' };
+    return reply;
+  },
+  getCmdLineOpts: () => ({ argv: ['embedded-mongo'], parsed: {}, ok: 1 }),
+  hostInfo: () => ({
+    system: { currentTime: new Date(), hostname: 'embedded', numCores: 1, memSizeMB: 0 },
+    os: { type: process.platform, name: process.platform, version: process.version },
+    extra: {},
+    ok: 1,
+  }),
+  serverStatus: ({ engine }) => ({
+    host: engine.address(),
+    version: EMBEDDED_VERSION,
+    process: 'embedded-mongo',
+    pid: Long.fromNumber(process.pid),
+    uptime: Math.floor((Date.now() - engine.startedAt.getTime()) / 1000),
+    uptimeMillis: Long.fromNumber(Date.now() - engine.startedAt.getTime()),
+    localTime: new Date(),
+    connections: { current: engine.openConnections(), available: 1_000_000 },
+    ok: 1,
+  }),
+  connectionStatus: () => ({ authInfo: { authenticatedUsers: [], authenticatedUserRoles: [] }, ok: 1 }),
+  logout: () => ({ ok: 1 }),
+};

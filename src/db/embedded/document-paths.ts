@@ -1,0 +1,80 @@
+import type { Document } from 'bson';
+import { isPlainObject } from './bson-values';
+
+/**
+ * Every value a dotted path reaches, expanding arrays on the way and at the end, as a multikey
+ * index sees them: `a.b` over `{a: [{b: 1}, {b: [2, 3]}]}` gives 1, 2, 3. An array at the end of
+ * the path contributes its elements (an empty array contributes nothing).
+ */
+export function collectPathValues(document: unknown, path: string): unknown[] {
+  const out: unknown[] = [];
+  collectInto(document, path.split('.'), 0, out);
+  return out;
+}
+
+function collectInto(value: unknown, segments: string[], depth: number, out: unknown[]): void {
+  if (depth === segments.length) {
+    if (Array.isArray(value)) out.push(...value);
+    else if (value !== undefined) out.push(value);
+    return;
+  }
+  if (Array.isArray(value)) {
+    const segment = segments[depth];
+    if (/^\d+$/.test(segment) && Number(segment) < value.length) {
+      collectInto(value[Number(segment)], segments, depth + 1, out);
+    }
+    for (const element of value) {
+      if (isPlainObject(element)) collectInto(element, segments, depth, out);
+    }
+    return;
+  }
+  if (isPlainObject(value)) collectInto(value[segments[depth]], segments, depth + 1, out);
+}
+
+/** The value at a dotted path without array expansion (`undefined` when absent). */
+export function getPath(document: unknown, path: string): unknown {
+  let current: unknown = document;
+  for (const segment of path.split('.')) {
+    if (Array.isArray(current) && /^\d+$/.test(segment)) current = current[Number(segment)];
+    else if (isPlainObject(current)) current = current[segment];
+    else return undefined;
+  }
+  return current;
+}
+
+/** Sets a dotted path, creating intermediate documents; used to seed upserted documents. */
+export function setPath(document: Document, path: string, value: unknown): void {
+  const segments = path.split('.');
+  let current: Document = document;
+  for (let i = 0; i < segments.length - 1; i += 1) {
+    const next = current[segments[i]];
+    if (!isPlainObject(next) && !Array.isArray(next)) current[segments[i]] = {};
+    current = current[segments[i]] as Document;
+  }
+  current[segments[segments.length - 1]] = value;
+}
+
+/** True when one dotted path equals the other or lies inside it (`a` and `a.b`). */
+export function pathsOverlap(a: string, b: string): boolean {
+  return a === b || a.startsWith(`${b}.`) || b.startsWith(`${a}.`);
+}
+
+/** A copy of the document with `_id` as its first field, as MongoDB stores it. */
+export function withIdFirst(document: Document): Document {
+  const keys = Object.keys(document);
+  if (keys[0] === '_id' || !('_id' in document)) return document;
+  const reordered: Document = { _id: document._id };
+  for (const key of keys) if (key !== '_id') reordered[key] = document[key];
+  return reordered;
+}
+
+/** Whether an array lies anywhere along the path (which makes an index on it multikey). */
+export function pathCrossesArray(document: unknown, path: string): boolean {
+  let current: unknown = document;
+  for (const segment of path.split('.')) {
+    if (Array.isArray(current)) return true;
+    if (!isPlainObject(current)) return false;
+    current = current[segment];
+  }
+  return Array.isArray(current);
+}

@@ -1,0 +1,101 @@
+import type { Document } from 'bson';
+
+/** MongoDB server error codes the engine answers with, by their official code names. */
+export const ErrorCode = {
+  InternalError: 1,
+  BadValue: 2,
+  FailedToParse: 9,
+  TypeMismatch: 14,
+  IllegalOperation: 20,
+  InvalidLength: 16,
+  NamespaceNotFound: 26,
+  IndexNotFound: 27,
+  PathNotViable: 28,
+  ConflictingUpdateOperators: 40,
+  CursorNotFound: 43,
+  NamespaceExists: 48,
+  CommandNotFound: 59,
+  ImmutableField: 66,
+  InvalidOptions: 72,
+  InvalidNamespace: 73,
+  IndexOptionsConflict: 85,
+  IndexKeySpecsConflict: 86,
+  WriteConflict: 112,
+  CommandNotSupported: 115,
+  NoSuchTransaction: 251,
+  TransactionCommitted: 256,
+  DuplicateKey: 11000,
+  UnrecognizedPipelineStage: 40324,
+} as const;
+
+const codeNames = new Map<number, string>(Object.entries(ErrorCode).map(([name, code]) => [code, name]));
+// MongoDB names errors raised from an assertion site by their location number.
+codeNames.set(ErrorCode.UnrecognizedPipelineStage, 'Location40324');
+
+export function codeNameOf(code: number): string {
+  return codeNames.get(code) ?? `Location${code}`;
+}
+
+/** An error that becomes a MongoDB `{ok: 0, errmsg, code, codeName}` reply (or a write error entry). */
+export class CommandError extends Error {
+  readonly code: number;
+  readonly codeName: string;
+  readonly errorLabels: string[];
+  /** Extra reply fields MongoDB adds for this kind of error (e.g. keyPattern/keyValue). */
+  readonly details: Document;
+
+  constructor(code: number, message: string, options: { errorLabels?: string[]; details?: Document } = {}) {
+    super(message);
+    this.name = 'CommandError';
+    this.code = code;
+    this.codeName = codeNameOf(code);
+    this.errorLabels = options.errorLabels ?? [];
+    this.details = options.details ?? {};
+  }
+}
+
+export function commandNotFound(name: string): CommandError {
+  return new CommandError(
+    ErrorCode.CommandNotFound,
+    `no such command: '${name}'. The embedded development engine does not support it; set MONGODB_URI to use a real MongoDB.`,
+  );
+}
+
+export function unsupportedFeature(what: string): CommandError {
+  return new CommandError(
+    ErrorCode.CommandNotSupported,
+    `${what} is not supported by the embedded development engine; set MONGODB_URI to use a real MongoDB.`,
+  );
+}
+
+/**
+ * Turns anything a handler threw into MongoDB's error reply shape. Unknown exceptions (engine
+ * bugs, library errors) become code 1 InternalError, or BadValue when they come from mingo's
+ * parsing of a query, update or pipeline the client sent.
+ */
+export function toCommandError(error: unknown): CommandError {
+  if (error instanceof CommandError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof Error && (error.name === 'MingoError' || error.constructor.name === 'MingoError')) return new CommandError(ErrorCode.BadValue, message);
+  if (error instanceof Error && /^BSON/.test(error.name)) return new CommandError(ErrorCode.BadValue, message);
+  return new CommandError(ErrorCode.InternalError, message);
+}
+
+export function errorReply(error: unknown): Document {
+  const commandError = toCommandError(error);
+  const reply: Document = {
+    ok: 0,
+    errmsg: commandError.message,
+    code: commandError.code,
+    codeName: commandError.codeName,
+    ...commandError.details,
+  };
+  if (commandError.errorLabels.length > 0) reply.errorLabels = commandError.errorLabels;
+  return reply;
+}
+
+/** The entry MongoDB puts in `writeErrors` for one failed statement of a batch write. */
+export function writeErrorEntry(index: number, error: unknown): Document {
+  const commandError = toCommandError(error);
+  return { index, code: commandError.code, errmsg: commandError.message, ...commandError.details };
+}

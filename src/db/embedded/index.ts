@@ -1,0 +1,62 @@
+import type { EngineState } from './command-context';
+import { CursorRegistry } from './cursors';
+import { silentLogger, type EmbeddedLogger } from './logger';
+import { listenForClients } from './server';
+import { Storage } from './storage';
+import { TransactionManager } from './transactions';
+
+export type { EmbeddedLogger } from './logger';
+
+/** A running embedded engine. */
+export interface EmbeddedMongo {
+  /** `mongodb://127.0.0.1:<port>` without a database path; append `/<dbname>`. */
+  uri: string;
+  port: number;
+  /** Closes the listening socket and every client socket, so the process can exit. */
+  stop(): Promise<void>;
+}
+
+export interface EmbeddedMongoOptions {
+  /** Interface to listen on (default 127.0.0.1). */
+  host?: string;
+  /** TCP port (default 0: any free port). */
+  port?: number;
+  /** pino-compatible logger; silent by default. */
+  logger?: EmbeddedLogger;
+}
+
+/**
+ * Starts the in-process MongoDB-compatible development engine (in-memory data, MongoDB wire
+ * protocol). See README.md in this folder for what it supports and its transaction caveats.
+ */
+export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Promise<EmbeddedMongo> {
+  const host = options.host ?? '127.0.0.1';
+  const storage = new Storage();
+  const cursors = new CursorRegistry();
+  let port = options.port ?? 0;
+  let connections: () => number = () => 0;
+  const engine: EngineState = {
+    storage,
+    cursors,
+    transactions: new TransactionManager(storage),
+    logger: options.logger ?? silentLogger,
+    startedAt: new Date(),
+    address: () => `${host}:${port}`,
+    openConnections: () => connections(),
+  };
+  const server = await listenForClients(engine, host, port);
+  port = server.port;
+  connections = server.connectionCount;
+  let stopped: Promise<void> | undefined;
+  return {
+    uri: `mongodb://127.0.0.1:${port}`,
+    port,
+    stop: () => {
+      stopped ??= server.close().then(() => {
+        engine.transactions.endAllSessions();
+        cursors.closeAll();
+      });
+      return stopped;
+    },
+  };
+}

@@ -1,0 +1,133 @@
+import net from 'node:net';
+import type { Document } from 'bson';
+import type { EngineState } from './command-context';
+import { runCommand } from './command-dispatcher';
+import { errorReply, CommandError, ErrorCode } from './errors';
+import { decodeRequest, encodeLegacyReply, encodeMsgReply, readHeader, type Request } from './wire-protocol';
+
+const MAX_MESSAGE_BYTES = 48_000_000;
+const MIN_MESSAGE_BYTES = 16;
+
+/**
+ * One client connection: collects bytes into frames and answers them strictly in order (a
+ * command may wait, e.g. for the transaction lock, and later frames queue behind it).
+ */
+class ClientConnection {
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly socket: net.Socket,
+    private readonly engine: EngineState,
+    readonly id: number,
+    private readonly nextRequestId: () => number,
+  ) {
+    socket.setNoDelay(true);
+    socket.on('data', (chunk) => this.receive(chunk));
+    socket.on('error', (error) => engine.logger.debug({ err: error, connectionId: id }, 'embedded mongo client socket error'));
+  }
+
+  private receive(chunk: Buffer): void {
+    this.pending.push(chunk);
+    this.pendingBytes += chunk.length;
+    while (this.pendingBytes >= 4) {
+      const buffered = this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending, this.pendingBytes);
+      this.pending = [buffered];
+      const length = buffered.readInt32LE(0);
+      if (length < MIN_MESSAGE_BYTES || length > MAX_MESSAGE_BYTES) {
+        this.engine.logger.warn({ connectionId: this.id, length }, 'embedded mongo dropped a connection sending an invalid message length');
+        this.socket.destroy();
+        return;
+      }
+      if (buffered.length < length) return;
+      const frame = buffered.subarray(0, length);
+      const rest = buffered.subarray(length);
+      this.pending = rest.length > 0 ? [rest] : [];
+      this.pendingBytes = rest.length;
+      this.queue = this.queue.then(() => this.handleFrame(frame));
+    }
+  }
+
+  private async handleFrame(frame: Buffer): Promise<void> {
+    let request: Request;
+    try {
+      request = decodeRequest(frame);
+    } catch (error) {
+      // The frame boundary is known, so the client gets an error reply and the connection lives on.
+      const header = readHeader(frame);
+      this.engine.logger.warn({ err: error, connectionId: this.id }, 'embedded mongo received a malformed message');
+      const reply = errorReply(new CommandError(ErrorCode.FailedToParse, `malformed message: ${(error as Error).message}`));
+      this.write(header.opCode === 2004 ? encodeLegacyReply(this.nextRequestId(), header.requestId, reply, true) : encodeMsgReply(this.nextRequestId(), header.requestId, reply));
+      return;
+    }
+    try {
+      await this.answer(request);
+    } catch (error) {
+      this.engine.logger.error({ err: error, connectionId: this.id }, 'embedded mongo failed to answer a request');
+      this.write(encodeMsgReply(this.nextRequestId(), request.header.requestId, errorReply(error)));
+    }
+  }
+
+  private async answer(request: Request): Promise<void> {
+    if (request.kind === 'unsupported') {
+      this.engine.logger.warn({ connectionId: this.id, opCode: request.header.opCode }, 'embedded mongo closed a connection using an unsupported opcode');
+      this.socket.destroy();
+      return;
+    }
+    if (request.kind === 'query') {
+      const database = request.namespace.split('.')[0];
+      const reply = request.namespace.endsWith('.$cmd')
+        ? await runCommand(this.engine, database, request.command, this.id)
+        : { $err: 'legacy OP_QUERY reads are not supported', code: ErrorCode.CommandNotSupported, ok: 0 };
+      this.write(encodeLegacyReply(this.nextRequestId(), request.header.requestId, reply, reply.ok === 0 && '$err' in reply));
+      return;
+    }
+    const database = typeof request.command.$db === 'string' ? request.command.$db : 'admin';
+    const reply: Document = await runCommand(this.engine, database, request.command, this.id);
+    if (request.moreToCome) return;
+    this.write(encodeMsgReply(this.nextRequestId(), request.header.requestId, reply));
+  }
+
+  private write(buffer: Buffer): void {
+    if (!this.socket.destroyed) this.socket.write(buffer);
+  }
+}
+
+export interface WireServer {
+  port: number;
+  close(): Promise<void>;
+  connectionCount(): number;
+}
+
+/** Listens for MongoDB clients and hands each frame to the command dispatcher. */
+export async function listenForClients(engine: EngineState, host: string, port: number): Promise<WireServer> {
+  const sockets = new Set<net.Socket>();
+  let connectionIds = 0;
+  let requestIds = 0;
+  const nextRequestId = () => (requestIds = (requestIds + 1) & 0x7fffffff);
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    new ClientConnection(socket, engine, ++connectionIds, nextRequestId);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  server.on('error', (error) => engine.logger.error({ err: error }, 'embedded mongo server error'));
+  const address = server.address();
+  const boundPort = typeof address === 'object' && address ? address.port : port;
+  return {
+    port: boundPort,
+    connectionCount: () => sockets.size,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+      }),
+  };
+}

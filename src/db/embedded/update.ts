@@ -1,0 +1,260 @@
+import { ObjectId, Timestamp, type Document } from 'bson';
+import { Aggregator, update as mingoUpdate } from 'mingo';
+import { bsonTypeName, cloneValue, formatValue, isNumeric, isPlainObject, valueKey } from './bson-values';
+import { getPath, pathsOverlap, setPath, withIdFirst } from './document-paths';
+import { CommandError, ErrorCode } from './errors';
+
+/**
+ * MongoDB update semantics on top of mingo's updater. mingo applies the operators; this module
+ * adds what it lacks or does leniently: `$setOnInsert`, `$currentDate` with timestamps, positional
+ * `$` when the filter uses `$and`, MongoDB's parse/type errors, `_id` immutability, replacement
+ * and pipeline updates, and seeding upserted documents from the filter.
+ */
+
+const UPDATE_OPERATORS = new Set([
+  '$set', '$unset', '$inc', '$mul', '$min', '$max', '$rename', '$currentDate',
+  '$push', '$addToSet', '$pull', '$pullAll', '$pop', '$bit', '$setOnInsert',
+]);
+
+const PIPELINE_UPDATE_STAGES = new Set(['$addFields', '$set', '$project', '$unset', '$replaceRoot', '$replaceWith']);
+
+export type UpdateSpec = Document | Document[];
+
+export interface UpdateContext {
+  /** The statement's filter, for the positional `$` operator. */
+  filter: Document;
+  arrayFilters?: Document[];
+  /** True while building the document of an upsert (enables `$setOnInsert`). */
+  isInsert: boolean;
+}
+
+export interface UpdateOutcome {
+  document: Document;
+  changed: boolean;
+}
+
+export function isOperatorUpdate(update: UpdateSpec): boolean {
+  if (Array.isArray(update)) return false;
+  const keys = Object.keys(update);
+  return keys.length > 0 && keys[0].startsWith('$');
+}
+
+/** Applies any update form (operators, replacement, pipeline) to a copy of `current`. */
+export function applyUpdate(current: Document, update: UpdateSpec, context: UpdateContext): UpdateOutcome {
+  if (Array.isArray(update)) return applyPipelineUpdate(current, update);
+  if (!isPlainObject(update)) throw new CommandError(ErrorCode.FailedToParse, 'Update argument must be either an object or an array');
+  if (isOperatorUpdate(update)) return applyOperators(current, update as Document, context);
+  return applyReplacement(current, update);
+}
+
+function applyReplacement(current: Document, replacement: Document): UpdateOutcome {
+  for (const key of Object.keys(replacement)) {
+    if (key.startsWith('$')) {
+      throw new CommandError(ErrorCode.BadValue, `The dollar ($) prefixed field '${key}' in '${key}' is not allowed in the context of an update's replacement document. Consider using an aggregation pipeline with $replaceWith.`);
+    }
+  }
+  if ('_id' in replacement && '_id' in current && valueKey(replacement._id) !== valueKey(current._id)) {
+    throw new CommandError(ErrorCode.ImmutableField, `After applying the update, the (immutable) field '_id' was found to have been altered to _id: ${formatValue(replacement._id)}`);
+  }
+  const document = withIdFirst({ ...('_id' in current ? { _id: current._id } : {}), ...cloneValue(replacement) });
+  return { document, changed: valueKey(document) !== valueKey(current) };
+}
+
+function applyPipelineUpdate(current: Document, pipeline: Document[]): UpdateOutcome {
+  for (const stage of pipeline) {
+    const name = isPlainObject(stage) ? Object.keys(stage)[0] : undefined;
+    if (!name || !PIPELINE_UPDATE_STAGES.has(name)) {
+      throw new CommandError(ErrorCode.InvalidOptions, `${String(name)} is not allowed to be used within an update`);
+    }
+  }
+  const [result] = new Aggregator(pipeline, {}).run([cloneValue(current)]) as Document[];
+  const document = withIdFirst(result ?? {});
+  if ('_id' in current && valueKey(document._id) !== valueKey(current._id)) {
+    throw new CommandError(ErrorCode.ImmutableField, "Performing an update on the path '_id' would modify the immutable field '_id'");
+  }
+  return { document, changed: valueKey(document) !== valueKey(current) };
+}
+
+function applyOperators(current: Document, update: Document, context: UpdateContext): UpdateOutcome {
+  const modifier = normalizeModifier(update, context.isInsert);
+  assertNoConflictingPaths(modifier);
+  assertApplicable(current, modifier);
+  const document = cloneValue(current);
+  // mingo also treats the condition as a precondition, so pass it only when `$` needs it.
+  const condition = usesPositionalOperator(modifier) ? positionalCondition(context.filter) : undefined;
+  let modified: string[] = [];
+  try {
+    if (Object.keys(modifier).length > 0) modified = mingoUpdate(document, modifier, context.arrayFilters, condition, { cloneMode: 'copy' });
+  } catch (error) {
+    if (error instanceof Error && error.message.includes("immutable field '_id'")) {
+      throw new CommandError(ErrorCode.ImmutableField, "Performing an update on the path '_id' would modify the immutable field '_id'");
+    }
+    throw error;
+  }
+  if ('_id' in current && valueKey(document._id) !== valueKey(current._id)) {
+    throw new CommandError(ErrorCode.ImmutableField, "Performing an update on the path '_id' would modify the immutable field '_id'");
+  }
+  return { document: withIdFirst(document), changed: modified.length > 0 };
+}
+
+/** Validates operator names and arguments and rewrites the operators mingo lacks into ones it has. */
+function normalizeModifier(update: Document, isInsert: boolean): Document {
+  const modifier: Document = {};
+  const merge = (operator: string, fields: Document) => {
+    modifier[operator] = { ...(modifier[operator] ?? {}), ...fields };
+  };
+  for (const [operator, fields] of Object.entries(update)) {
+    if (!UPDATE_OPERATORS.has(operator)) {
+      throw new CommandError(ErrorCode.FailedToParse, `Unknown modifier: ${operator}. Expected a valid update modifier or pipeline-style update specified as an array`);
+    }
+    if (!isPlainObject(fields)) {
+      throw new CommandError(ErrorCode.FailedToParse, `Modifiers operate on fields but we found type ${bsonTypeName(fields)} instead. For example: {$mod: {<field>: ...}} not {${operator}: ${formatValue(fields)}}`);
+    }
+    if (Object.keys(fields).length === 0) continue;
+    for (const path of Object.keys(fields)) {
+      if (path === '' || path.split('.').some((segment) => segment === '')) {
+        throw new CommandError(56, `An empty update path is not valid.`);
+      }
+    }
+    if (operator === '$setOnInsert') {
+      if (isInsert) merge('$set', fields);
+      continue;
+    }
+    if (operator === '$currentDate') {
+      const values: Document = {};
+      for (const [path, spec] of Object.entries(fields)) {
+        const asTimestamp = isPlainObject(spec) && spec.$type === 'timestamp';
+        values[path] = asTimestamp ? Timestamp.fromBits(1, Math.floor(Date.now() / 1000)) : new Date();
+      }
+      merge('$set', values);
+      continue;
+    }
+    if (operator === '$inc' || operator === '$mul') {
+      for (const [path, amount] of Object.entries(fields)) {
+        if (!isNumeric(amount)) {
+          const verb = operator === '$inc' ? 'increment' : 'multiply';
+          throw new CommandError(ErrorCode.TypeMismatch, `Cannot ${verb} with non-numeric argument: {${path}: ${formatValue(amount)}}`);
+        }
+      }
+    }
+    if (operator === '$rename') {
+      for (const [from, to] of Object.entries(fields)) {
+        if (typeof to !== 'string') throw new CommandError(ErrorCode.BadValue, `The 'to' field for $rename must be a string: ${from}: ${formatValue(to)}`);
+        if (pathsOverlap(from, to)) throw new CommandError(ErrorCode.BadValue, `The source and target field for $rename must differ: ${from}: ${JSON.stringify(to)}`);
+      }
+    }
+    merge(operator, fields);
+  }
+  return modifier;
+}
+
+function assertNoConflictingPaths(modifier: Document): void {
+  const paths: string[] = [];
+  for (const [operator, fields] of Object.entries(modifier)) {
+    for (const [path, value] of Object.entries(fields as Document)) {
+      paths.push(path);
+      if (operator === '$rename') paths.push(value as string);
+    }
+  }
+  for (let i = 0; i < paths.length; i += 1) {
+    for (let j = i + 1; j < paths.length; j += 1) {
+      if (pathsOverlap(paths[i], paths[j])) {
+        const [shorter, longer] = paths[i].length <= paths[j].length ? [paths[i], paths[j]] : [paths[j], paths[i]];
+        throw new CommandError(ErrorCode.ConflictingUpdateOperators, `Updating the path '${longer}' would create a conflict at '${shorter}'`);
+      }
+    }
+  }
+}
+
+/** MongoDB's type errors, which mingo would silently ignore. Positional paths are left to mingo. */
+function assertApplicable(current: Document, modifier: Document): void {
+  for (const [operator, fields] of Object.entries(modifier)) {
+    for (const path of Object.keys(fields as Document)) {
+      if (path.includes('$')) continue;
+      if (operator !== '$unset' && operator !== '$pull' && operator !== '$pullAll' && operator !== '$pop') assertPathViable(current, path);
+      const existing = getPath(current, path);
+      if (existing === undefined) continue;
+      if ((operator === '$inc' || operator === '$mul') && !isNumeric(existing)) {
+        throw new CommandError(ErrorCode.TypeMismatch, `Cannot apply ${operator} to a value of non-numeric type. {_id: ${formatValue(current._id)}} has the field '${lastSegment(path)}' of non-numeric type ${bsonTypeName(existing)}`);
+      }
+      if ((operator === '$push' || operator === '$addToSet') && !Array.isArray(existing)) {
+        throw new CommandError(ErrorCode.BadValue, `The field '${path}' must be an array but is of type ${bsonTypeName(existing)} in document {_id: ${formatValue(current._id)}}`);
+      }
+      if ((operator === '$pull' || operator === '$pullAll' || operator === '$pop') && !Array.isArray(existing)) {
+        throw new CommandError(ErrorCode.BadValue, `Cannot apply ${operator} to a non-array value`);
+      }
+    }
+  }
+}
+
+function assertPathViable(current: Document, path: string): void {
+  const segments = path.split('.');
+  let value: unknown = current;
+  for (let i = 0; i < segments.length - 1; i += 1) {
+    const next = Array.isArray(value) && /^\d+$/.test(segments[i]) ? value[Number(segments[i])] : isPlainObject(value) ? value[segments[i]] : undefined;
+    if (next === undefined) return;
+    if (!isPlainObject(next) && !Array.isArray(next)) {
+      throw new CommandError(ErrorCode.PathNotViable, `Cannot create field '${segments[i + 1]}' in element {${segments[i]}: ${formatValue(next)}}`);
+    }
+    value = next;
+  }
+}
+
+function usesPositionalOperator(modifier: Document): boolean {
+  return Object.values(modifier).some((fields) => Object.keys(fields as Document).some((path) => /(^|\.)\$(\.|$)/.test(path)));
+}
+
+function lastSegment(path: string): string {
+  return path.slice(path.lastIndexOf('.') + 1);
+}
+
+/** mingo finds the positional `$` element from a flat condition; merge top-level `$and` clauses into one. */
+function positionalCondition(filter: Document): Document {
+  if (!Array.isArray(filter.$and)) return filter;
+  const flat: Document = {};
+  for (const [key, value] of Object.entries(filter)) if (key !== '$and') flat[key] = value;
+  for (const clause of filter.$and as unknown[]) {
+    if (!isPlainObject(clause)) continue;
+    for (const [key, value] of Object.entries(positionalCondition(clause))) if (!(key in flat)) flat[key] = value;
+  }
+  return flat;
+}
+
+/**
+ * The document an upsert starts from: the filter's equality conditions (`{a: 1}`, `{a: {$eq: 1}}`,
+ * also inside `$and`), with `_id` first.
+ */
+export function upsertSeed(filter: Document): Document {
+  const seed: Document = {};
+  const collect = (clause: Document) => {
+    for (const [path, condition] of Object.entries(clause)) {
+      if (path === '$and' && Array.isArray(condition)) {
+        for (const inner of condition) if (isPlainObject(inner)) collect(inner);
+        continue;
+      }
+      if (path.startsWith('$')) continue;
+      const isOperators = isPlainObject(condition) && Object.keys(condition).some((key) => key.startsWith('$'));
+      if (!isOperators) setPath(seed, path, cloneValue(condition));
+      else if ('$eq' in condition) setPath(seed, path, cloneValue(condition.$eq));
+    }
+  };
+  collect(filter);
+  return withIdFirst(seed);
+}
+
+/** Builds the document an upsert inserts, with a generated `_id` when neither filter nor update gives one. */
+export function buildUpsertDocument(filter: Document, update: UpdateSpec, arrayFilters: Document[] | undefined): Document {
+  const seed = upsertSeed(filter);
+  let document: Document;
+  if (Array.isArray(update)) document = applyPipelineUpdate(seed, update).document;
+  else if (isOperatorUpdate(update)) document = applyOperators(seed, update as Document, { filter, arrayFilters, isInsert: true }).document;
+  else {
+    if ('_id' in update && '_id' in seed && valueKey(update._id) !== valueKey(seed._id)) {
+      throw new CommandError(ErrorCode.ImmutableField, `After applying the update, the (immutable) field '_id' was found to have been altered to _id: ${formatValue(update._id)}`);
+    }
+    document = applyReplacement(seed, update).document;
+  }
+  if (!('_id' in document)) document = { _id: new ObjectId(), ...document };
+  return withIdFirst(document);
+}
+

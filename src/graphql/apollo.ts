@@ -1,0 +1,84 @@
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
+import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
+import { GraphQLError, type GraphQLSchema } from 'graphql';
+import { fieldExtensionsEstimator, getComplexity, simpleEstimator } from 'graphql-query-complexity';
+import type { Config } from '../config';
+import type { GraphQLContext } from '../context';
+import { AppError, ErrorCode } from '../errors';
+import type { Logger } from '../logger';
+import { createErrorFormatter } from './error-format';
+
+/** Rejects operations whose estimated cost exceeds the limit, before any resolver runs. */
+function costLimitPlugin(schema: GraphQLSchema, maxCost: number): ApolloServerPlugin<GraphQLContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ request, document }) {
+          let cost: number;
+          try {
+            cost = getComplexity({
+              schema,
+              query: document,
+              variables: request.variables ?? {},
+              operationName: request.operationName,
+              estimators: [fieldExtensionsEstimator(), simpleEstimator({ defaultComplexity: 1 })],
+            });
+          } catch (error) {
+            // The estimator coerces variables first: a bad variable is the client's mistake (400).
+            if (error instanceof GraphQLError) throw new AppError(ErrorCode.BAD_USER_INPUT, error.message);
+            throw error;
+          }
+          if (cost > maxCost) {
+            throw new AppError(ErrorCode.QUERY_TOO_COMPLEX, `Query cost ${cost} exceeds the limit of ${maxCost}: select fewer fields or split the query`, {
+              details: [{ field: 'query', message: `estimated cost ${cost}, limit ${maxCost}`, cost, maxCost }],
+            });
+          }
+        },
+      };
+    },
+  };
+}
+
+/** A response whose errors say the database is down is a 503, not a 200 with errors. */
+const unavailableStatusPlugin: ApolloServerPlugin<GraphQLContext> = {
+  async requestDidStart() {
+    return {
+      async willSendResponse({ response }) {
+        if (response.body.kind !== 'single') return;
+        const errors = response.body.singleResult.errors ?? [];
+        if (errors.some((error) => error.extensions?.code === ErrorCode.SERVICE_UNAVAILABLE)) {
+          response.http.status = 503;
+        }
+      },
+    };
+  },
+};
+
+export function createApolloServer(schema: GraphQLSchema, config: Config, logger: Logger): ApolloServer<GraphQLContext> {
+  return new ApolloServer<GraphQLContext>({
+    schema,
+    introspection: config.introspection,
+    csrfPrevention: true,
+    includeStacktraceInErrorResponses: false,
+    formatError: createErrorFormatter(logger),
+    validationRules: [
+      maxDepthRule({
+        n: config.limits.graphqlMaxDepth,
+        ignoreIntrospection: true,
+        exposeLimits: true,
+        // Reported as a validation error (400), not thrown (which Apollo would answer with 500).
+        onReject: [(context, error) => context?.reportError(error)],
+        propagateOnRejection: false,
+      }),
+    ],
+    plugins: [
+      costLimitPlugin(schema, config.limits.graphqlMaxCost),
+      unavailableStatusPlugin,
+      config.nodeEnv === 'production'
+        ? ApolloServerPluginLandingPageDisabled()
+        : ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }),
+    ],
+  });
+}

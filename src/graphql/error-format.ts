@@ -1,0 +1,53 @@
+import type { GraphQLFormattedError } from 'graphql';
+import { asAppError, ErrorCode } from '../errors';
+import type { Logger } from '../logger';
+
+/** Codes graphql-js and Apollo Server give to client mistakes; their messages are safe to show. */
+const CLIENT_CODES = new Set([
+  'GRAPHQL_PARSE_FAILED',
+  'GRAPHQL_VALIDATION_FAILED',
+  'BAD_USER_INPUT',
+  'BAD_REQUEST',
+  'OPERATION_RESOLUTION_FAILURE',
+  'PERSISTED_QUERY_NOT_FOUND',
+  'PERSISTED_QUERY_NOT_SUPPORTED',
+]);
+
+const DATABASE_DOWN = /MongoServerSelectionError|MongoNetworkError|MongoNotConnectedError|MongoTopologyClosedError|buffering timed out|PoolClearedError/;
+
+/** Is this error the database being unreachable (a 503, not a bug)? */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let current = error as { name?: string; message?: string; originalError?: unknown; cause?: unknown } | undefined, depth = 0; current && depth < 5; depth += 1) {
+    if (DATABASE_DOWN.test(`${current.name ?? ''} ${current.message ?? ''}`)) return true;
+    current = (current.originalError ?? current.cause) as typeof current;
+  }
+  return false;
+}
+
+/**
+ * Shapes every GraphQL error a client sees: our AppErrors keep code, message and details; client
+ * mistakes found by graphql-js keep theirs; an unreachable database is SERVICE_UNAVAILABLE; anything
+ * else is logged in full and shown as a bare INTERNAL_SERVER_ERROR, never with a stack trace.
+ */
+export function createErrorFormatter(logger: Logger) {
+  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    const appError = asAppError(error);
+    const base = { message: formatted.message, locations: formatted.locations, path: formatted.path };
+    if (appError) {
+      return {
+        ...base,
+        message: appError.message,
+        extensions: { code: appError.code, ...(appError.details.length ? { details: appError.details } : {}) },
+      };
+    }
+    const code = formatted.extensions?.code;
+    if (typeof code === 'string' && CLIENT_CODES.has(code)) {
+      return { ...base, extensions: { code } };
+    }
+    if (isDatabaseUnavailable(error)) {
+      return { ...base, message: 'The database is unavailable; try again shortly', extensions: { code: ErrorCode.SERVICE_UNAVAILABLE } };
+    }
+    logger.error({ err: error }, 'unexpected error in a GraphQL operation');
+    return { ...base, message: 'Internal server error', extensions: { code: ErrorCode.INTERNAL_SERVER_ERROR } };
+  };
+}

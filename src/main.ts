@@ -1,0 +1,87 @@
+import 'reflect-metadata';
+import type { Server } from 'node:http';
+import { describeDevToken, prepareDevelopmentAuth } from './auth';
+import { closeServer, createApp } from './app';
+import { ConfigError, loadConfig, type Config } from './config';
+import { openDatabase, type Database } from './db/database';
+import { createLogger, type Logger } from './logger';
+import { seedDemoData } from './seed/seed';
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const logger = createLogger(config);
+  const prepared = await prepareDevelopmentAuth(config).catch((error: unknown) => {
+    if (error instanceof ConfigError) {
+      logger.fatal(error.message);
+      process.exit(1);
+    }
+    throw error;
+  });
+  config = prepared.config;
+
+  const database = await openDatabase(config, logger);
+  if (database.kind === 'embedded') {
+    logger.warn(
+      { database: database.displayUri },
+      'using the EMBEDDED development engine (in memory, lost at exit, not a production database); set MONGODB_URI to use a real MongoDB',
+    );
+    await database.ready;
+    const empty = (await database.models.flights.estimatedDocumentCount()) === 0;
+    if (empty) logger.info({ seeded: await seedDemoData(database.models) }, 'embedded database was empty: demo data loaded');
+  } else {
+    logger.info({ database: database.displayUri }, 'using MongoDB from MONGODB_URI');
+    database.ready.then(
+      () => logger.info('connected to MongoDB; indexes ensured'),
+      (error: unknown) => logger.error({ err: error }, 'database initialisation failed'),
+    );
+  }
+
+  const gateway = await createApp({ config, logger, database });
+  const server = gateway.app.listen(config.port, config.host);
+  server.on('error', (error) => {
+    logger.fatal({ err: error }, `cannot listen on ${config.host}:${config.port}`);
+    process.exit(1);
+  });
+  server.on('listening', () => {
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    const base = `http://localhost:${port}`;
+    logger.info(
+      { graphql: `${base}/graphql`, rest: `${base}/api/broker/v0`, openapi: `${base}/api/broker/v0/openapi.json`, health: `${base}/healthz` },
+      `broker flight gateway listening on ${config.host}:${port}`,
+    );
+    if (prepared.devToken) process.stdout.write(`\n${describeDevToken(prepared.devToken, base)}\n\n`);
+  });
+  installShutdown(server, gateway.stop, database, config, logger);
+}
+
+/** SIGTERM/SIGINT: stop accepting, let in-flight requests finish, close the database, exit 0. */
+function installShutdown(server: Server, stopApp: () => Promise<void>, database: Database, config: Config, logger: Logger): void {
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: finishing in-flight requests');
+    await closeServer(server, config.shutdownTimeoutMs);
+    await stopApp();
+    await database.close();
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  console.error('start-up failed:', error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,24 @@
+import type { Connection } from 'mongoose';
+import { AirportService } from './airports/airport.service';
+import type { Config } from './config';
+import type { Models } from './db/models';
+import { FlightService } from './flights/flight.service';
+import { ResourceService } from './resources/resource.service';
+import { TimelineService } from './timeline/timeline.service';
+
+/** The domain services; resolvers call these and nothing below them. */
+export interface Services {
+  airports: AirportService;
+  resources: ResourceService;
+  flights: FlightService;
+  timeline: TimelineService;
+}
+
+export function createServices(connection: Connection, models: Models, config: Config): Services {
+  return {
+    airports: new AirportService(models.airports),
+    resources: new ResourceService(models.resources, models.counters),
+    flights: new FlightService({ connection, ...models }),
+    timeline: new TimelineService({ ...models, publicHost: config.publicHost }),
+  };
+}

@@ -1,0 +1,73 @@
+import { DateTime } from 'luxon';
+import { invalidInput, type ErrorDetail } from '../errors';
+
+/** A half-open interval of instants: `from` included, `to` excluded. */
+export interface InstantRange {
+  from: Date;
+  to: Date;
+}
+
+export const MAX_RANGE_DAYS = 366;
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+// An ISO 8601 date-time with a mandatory offset or Z, as FullCalendar sends it.
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}(:?\d{2})?)$/;
+const EXPECTED = 'expected a date YYYY-MM-DD or an ISO 8601 date-time with an offset, such as 2026-05-01T00:00:00+02:00';
+
+type Bound = { instant: DateTime; dateOnly: boolean };
+
+/**
+ * Reads the timeline's `start` and `end`. A plain date is a calendar day in `timezone` and both
+ * days are included; a date-time is an instant and `end` is then exclusive (FullCalendar's
+ * convention). Every problem names its parameter; all are reported together.
+ */
+export function parseDateRange(start: unknown, end: unknown, timezone: string): InstantRange {
+  const problems: ErrorDetail[] = [];
+  const from = parseBound('start', start, timezone, problems);
+  const until = parseBound('end', end, timezone, problems);
+  if (from && until) {
+    const to = until.dateOnly ? until.instant.plus({ days: 1 }) : until.instant;
+    if (from.instant > until.instant) {
+      problems.push({ field: 'start', message: `start (${String(start)}) is after end (${String(end)}): expected start on or before end` });
+    } else if (to.diff(from.instant, 'days').days > MAX_RANGE_DAYS) {
+      problems.push({ field: 'end', message: `the range from start to end is longer than ${MAX_RANGE_DAYS} days: ask for a shorter range` });
+    } else {
+      return { from: from.instant.toJSDate(), to: to.toJSDate() };
+    }
+  }
+  throw invalidInput(problems.map((problem) => problem.message).join('; '), problems);
+}
+
+function parseBound(name: 'start' | 'end', raw: unknown, timezone: string, problems: ErrorDetail[]): Bound | undefined {
+  if (raw === undefined || raw === null || raw === '') {
+    problems.push({ field: name, message: `${name} is required: ${EXPECTED}` });
+    return undefined;
+  }
+  if (typeof raw !== 'string') {
+    problems.push({ field: name, message: `${name} must be a single string: ${EXPECTED}` });
+    return undefined;
+  }
+  // A '+' in a query string decodes to a space: "2026-05-01T00:00:00 02:00" means +02:00.
+  const value = raw.trim().replace(/^(\S+T\S+) (\d{2}(:?\d{2})?)$/, '$1+$2');
+  let instant: DateTime | undefined;
+  let dateOnly = false;
+  if (DATE_ONLY.test(value)) {
+    instant = DateTime.fromISO(value, { zone: timezone });
+    dateOnly = true;
+  } else if (DATE_TIME.test(value)) {
+    instant = DateTime.fromISO(value, { setZone: true });
+  }
+  if (!instant) {
+    problems.push({ field: name, message: `${name} "${truncate(raw)}" is not in a recognised format: ${EXPECTED}` });
+    return undefined;
+  }
+  if (!instant.isValid) {
+    problems.push({ field: name, message: `${name} "${truncate(raw)}" is not a real date or time: ${EXPECTED}` });
+    return undefined;
+  }
+  return { instant, dateOnly };
+}
+
+function truncate(value: string): string {
+  return value.length > 40 ? `${value.slice(0, 40)}…` : value;
+}

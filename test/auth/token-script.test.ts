@@ -1,0 +1,106 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { decodeJwt } from 'jose';
+import request from 'supertest';
+import { parseTtl } from '../../src/auth/ttl';
+import { runTokenCli, type TokenCliOutput } from '../../scripts/token';
+import { authConfig, createAuthHarness, nowSeconds, PUSH_PATH, TEST_SECRET, TIMELINE_PATH } from '../helpers/auth-harness';
+
+const baseEnv = { PUBLIC_HOST: 'broker.example.test', NODE_ENV: 'development' };
+
+async function run(argv: string[], env: Record<string, string>) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const output: TokenCliOutput = { stdout: (text) => out.push(text), stderr: (text) => err.push(text) };
+  const code = await runTokenCli(argv, { ...baseEnv, ...env }, output);
+  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
+}
+
+describe('npm run token', () => {
+  it('mints, with JWT_SECRET, a token the verifier accepts with the requested scopes and lifetime', async () => {
+    const env = { JWT_SECRET: TEST_SECRET, JWT_ISSUER: 'https://broker.example.test/', JWT_AUDIENCE: 'broker-api' };
+    const { code, stdout, stderr } = await run(['--sub', 'ops-bot', '--scope', 'timeline:read passengers:read', '--ttl', '30m'], env);
+    expect(code).toBe(0);
+    expect(stderr).toMatch(/sub=ops-bot/);
+
+    const token = stdout.trim();
+    const claims = decodeJwt(token);
+    expect(claims).toMatchObject({ sub: 'ops-bot', iss: env.JWT_ISSUER, aud: env.JWT_AUDIENCE });
+    expect((claims.exp as number) - (claims.iat as number)).toBe(1800);
+    expect(Math.abs((claims.exp as number) - (nowSeconds() + 1800))).toBeLessThanOrEqual(2);
+
+    const app = createAuthHarness(
+      authConfig({ jwtSecret: TEST_SECRET, issuer: env.JWT_ISSUER, audience: env.JWT_AUDIENCE }),
+    );
+    const res = await request(app).get(TIMELINE_PATH).set('Authorization', `Bearer ${token}`);
+    expect(res.status).toBe(200);
+    expect(res.body.scopes).toEqual(['passengers:read', 'timeline:read']);
+    expect((await request(app).post(PUSH_PATH).set('Authorization', `Bearer ${token}`)).status).toBe(403);
+  });
+
+  it('mints with JWT_PRIVATE_KEY, choosing ES256 from the key type', async () => {
+    const pair = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const publicKey = pair.publicKey.export({ type: 'spki', format: 'pem' }).toString();
+    // Environment variables usually carry PEM newlines as literal \n.
+    const privateKey = pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString().replace(/\n/g, '\\n');
+    const { code, stdout } = await run(['--sub', 'ops', '--scope', 'flights:write', '--ttl', '7d', '--jti', 'run-42'], {
+      JWT_PUBLIC_KEY: publicKey,
+      JWT_PRIVATE_KEY: privateKey,
+    });
+    expect(code).toBe(0);
+    const token = stdout.trim();
+    expect(JSON.parse(Buffer.from(token.split('.')[0], 'base64url').toString())).toMatchObject({ alg: 'ES256' });
+    const claims = decodeJwt(token);
+    expect(claims.jti).toBe('run-42');
+    expect((claims.exp as number) - (claims.iat as number)).toBe(7 * 86_400);
+
+    const res = await request(createAuthHarness(authConfig({ jwtPublicKey: publicKey })))
+      .get(TIMELINE_PATH)
+      .set('Authorization', `Bearer ${token}`);
+    expect(res.status).toBe(403);
+    expect(res.headers['www-authenticate']).toContain('scope="timeline:read"');
+  });
+
+  it('grants every scope for one hour when only --sub is given', async () => {
+    const { code, stdout } = await run(['--sub', 'alice'], { JWT_SECRET: TEST_SECRET });
+    expect(code).toBe(0);
+    const claims = decodeJwt(stdout.trim());
+    expect(claims.scope).toBe('timeline:read passengers:read passengers:write flights:write');
+    expect((claims.exp as number) - (claims.iat as number)).toBe(3600);
+  });
+
+  it.each([
+    [['--scope', 'timeline:read'], /--sub <name> is required/],
+    [['--sub', 'a', '--ttl', '5x'], /--ttl "5x" is not a lifetime/],
+    [['--sub', 'a', '--ttl', '0h'], /--ttl "0h"/],
+    [['--sub', 'a', '--scope', 'timeline:read admin'], /unknown scope admin/],
+    [['--sub', 'a', '--scope', ' '], /at least one scope/],
+    [['--sub', 'a', '--colour', 'red'], /Unknown option '--colour'/],
+    [['--sub', 'a', 'stray'], /positional/],
+    [['--sub'], /argument missing|--sub/],
+  ])('exits 2 with a clear message and the usage for %j', async (argv, message) => {
+    const { code, stdout, stderr } = await run(argv, { JWT_SECRET: TEST_SECRET });
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(message);
+    expect(stderr).toContain('Usage: npm run token');
+  });
+
+  it('exits 1 naming the variables when there is nothing to sign with', async () => {
+    const { code, stdout, stderr } = await run(['--sub', 'alice'], {});
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(/JWT_SECRET or JWT_PRIVATE_KEY must be set/);
+  });
+});
+
+describe('token lifetimes', () => {
+  it.each([
+    ['30m', 1800],
+    ['1h', 3600],
+    ['12h', 43_200],
+    ['7d', 604_800],
+    ['45s', 45],
+  ])('reads %s as %i seconds', (text, seconds) => expect(parseTtl(text)).toBe(seconds));
+
+  it.each(['', '1', 'h', '1.5h', '-1h', '1w', '0m', '366d', '1h30m'])('rejects %j', (text) => expect(parseTtl(text)).toBeUndefined());
+});

@@ -1,0 +1,147 @@
+import {
+  AirportsDocument,
+  CreateFlightDocument,
+  DeleteFlightDocument,
+  FlightDocument,
+  FlightsDocument,
+  ResourcesDocument,
+  TimelineEventsDocument,
+  UpdateFlightDocument,
+  UpsertAirportDocument,
+  UpsertResourceDocument,
+} from '../../src/graphql/generated/operations';
+import { startTestApp, type TestApp } from '../helpers/test-app';
+import { AIRPORTS, createFlight, createReferenceData } from '../helpers/timeline-fixtures';
+
+const baseFlight = {
+  flightNumber: 'IFL200',
+  resourceId: 1,
+  departureIcao: 'LIRF',
+  departureAt: '2026-07-01T07:00:00Z',
+  arrivalIcao: 'LGAV',
+  arrivalAt: '2026-07-01T09:15:00Z',
+  backgroundColor: null,
+  textColor: null,
+  borderColor: null,
+};
+
+const detailFields = (errors: readonly { extensions?: Record<string, unknown> }[] | undefined) =>
+  ((errors?.[0]?.extensions?.details as { field: string }[] | undefined) ?? []).map((detail) => detail.field);
+
+describe('GraphQL flights, airports and resources', () => {
+  let testApp: TestApp;
+
+  beforeAll(async () => {
+    testApp = await startTestApp('graphql_flights');
+    await createReferenceData(testApp);
+  });
+  afterAll(() => testApp.close());
+
+  it('creates a flight and reads it back with local times, airports, resource and effective colours', async () => {
+    const created = await testApp.graphql(CreateFlightDocument, { input: { ...baseFlight, borderColor: 'Crimson' } });
+    expect(created.body.errors).toBeUndefined();
+    const id = created.body.data!.createFlight.id;
+    const { body } = await testApp.graphql(FlightDocument, { id });
+    expect(body.data!.flight).toMatchObject({
+      id,
+      flightNumber: 'IFL200',
+      resourceId: 1,
+      backgroundColor: 'steelblue',
+      textColor: 'white',
+      borderColor: 'crimson',
+      colours: { background: null, text: null, border: 'crimson' },
+      passengerCount: 0,
+      departure: { icao: 'LIRF', at: '2026-07-01T07:00:00.000Z', localTime: '2026-07-01 09:00', airport: { iata: 'FCO', timezone: 'Europe/Rome' } },
+      arrival: { icao: 'LGAV', localTime: '2026-07-01 12:15', airport: { iata: 'ATH' } },
+      resource: { id: 1, title: 'Citation XLS+' },
+    });
+  });
+
+  it('gives concurrent creations distinct, increasing ids', async () => {
+    const results = await Promise.all(Array.from({ length: 50 }, () => testApp.graphql(CreateFlightDocument, { input: baseFlight })));
+    const ids = results.map((result) => result.body.data!.createFlight.id);
+    expect(new Set(ids).size).toBe(50);
+    expect(ids.every((id) => Number.isInteger(id) && id > 0)).toBe(true);
+  });
+
+  it('lists flights overlapping a range, optionally for one resource', async () => {
+    const other = await createFlight(testApp, { resourceId: 2, from: 'LPPT', to: 'LIRF', departureAt: '2026-08-02T10:00:00Z', arrivalAt: '2026-08-02T13:00:00Z' });
+    const mine = await createFlight(testApp, { resourceId: 1, from: 'LIRF', to: 'LPPT', departureAt: '2026-08-02T15:00:00Z', arrivalAt: '2026-08-02T18:00:00Z' });
+    const all = await testApp.graphql(FlightsDocument, { start: '2026-08-02', end: '2026-08-02', resourceId: null });
+    expect(all.body.data!.flights.map((flight) => flight.id)).toEqual([other, mine]);
+    const one = await testApp.graphql(FlightsDocument, { start: '2026-08-02', end: '2026-08-02', resourceId: 1 });
+    expect(one.body.data!.flights.map((flight) => flight.id)).toEqual([mine]);
+  });
+
+  it('updates only the given fields and clears a colour override with null', async () => {
+    const id = await createFlight(testApp, { resourceId: 1, from: 'LIRF', to: 'LIML', departureAt: '2026-09-01T10:00:00Z', arrivalAt: '2026-09-01T11:00:00Z', backgroundColor: 'gold' });
+    const moved = await testApp.graphql(UpdateFlightDocument, { id, input: { arrivalIcao: 'LPPT', arrivalAt: '2026-09-01T13:00:00Z', backgroundColor: null } as never });
+    expect(moved.body.errors).toBeUndefined();
+    expect(moved.body.data!.updateFlight).toMatchObject({ arrival: { icao: 'LPPT', localTime: '2026-09-01 14:00' }, departure: { icao: 'LIRF' }, backgroundColor: 'steelblue', colours: null });
+  });
+
+  it('deletes a flight together with its passenger list', async () => {
+    const id = await createFlight(testApp, { resourceId: 1, from: 'LIRF', to: 'LIML', departureAt: '2026-09-02T10:00:00Z', arrivalAt: '2026-09-02T11:00:00Z' });
+    const lists = testApp.database.connection.db!.collection('passenger_lists');
+    await lists.insertOne({ flightId: id, version: 1, passengerCount: 1, passengers: [{ id: 1 }], history: [] });
+    const deleted = await testApp.graphql(DeleteFlightDocument, { id });
+    expect(deleted.body.data).toEqual({ deleteFlight: true });
+    expect(await lists.countDocuments({ flightId: id })).toBe(0);
+    expect((await testApp.graphql(FlightDocument, { id })).body.data!.flight).toBeNull();
+    const again = await testApp.graphql(DeleteFlightDocument, { id });
+    expect(again.status).toBe(404);
+    expect(again.body.errors![0].extensions!.code).toBe('NOT_FOUND');
+  });
+
+  it.each([
+    ['unknown airports', { departureIcao: 'ZZZZ', arrivalIcao: 'YYYY' }, ['departureIcao', 'arrivalIcao']],
+    ['an unknown resource', { resourceId: 99 }, ['resourceId']],
+    ['arrival before departure', { arrivalAt: '2026-07-01T06:00:00Z' }, ['arrivalAt']],
+    ['a flight longer than 24 hours', { arrivalAt: '2026-07-03T06:00:00Z' }, ['arrivalAt']],
+    ['a malformed ICAO code', { departureIcao: 'FCO' }, ['departureIcao']],
+    ['a colour that is not a CSS name', { textColor: 'blurple', backgroundColor: '#fff' }, ['backgroundColor', 'textColor']],
+  ])('rejects %s with 400 and a detail per field', async (_case, change, fields) => {
+    const before = await testApp.database.connection.db!.collection('flights').countDocuments();
+    const { status, body } = await testApp.graphql(CreateFlightDocument, { input: { ...baseFlight, ...change } });
+    expect(status).toBe(400);
+    expect(body.errors![0].extensions!.code).toBe('BAD_USER_INPUT');
+    expect(detailFields(body.errors)).toEqual(fields);
+    expect(await testApp.database.connection.db!.collection('flights').countDocuments()).toBe(before);
+  });
+
+  it('rejects a date-time without an offset before any resolver runs', async () => {
+    const { status, body } = await testApp.graphql(CreateFlightDocument, { input: { ...baseFlight, departureAt: 'tomorrow' } });
+    expect(status).toBe(400);
+    expect(body.errors![0].message).toContain('departureAt');
+  });
+
+  it('upserts airports with validation of codes and time zone', async () => {
+    const renamed = await testApp.graphql(UpsertAirportDocument, { input: { ...AIRPORTS.LIRF, city: 'Roma' } });
+    expect(renamed.body.data!.upsertAirport.city).toBe('Roma');
+    const bad = await testApp.graphql(UpsertAirportDocument, { input: { icao: 'LIR', iata: 'FC', city: 'x', country: 'Italy', countryTag: 'IT', timezone: 'Mars/Olympus' } });
+    expect(bad.status).toBe(400);
+    expect(detailFields(bad.body.errors)).toEqual(['icao', 'iata', 'timezone']);
+    const search = await testApp.graphql(AirportsDocument, { search: 'lis' });
+    expect(search.body.data!.airports.map((airport) => airport.icao)).toEqual(['LPPT']);
+  });
+
+  it('creates resources with the next id and replaces one by id', async () => {
+    const created = await testApp.graphql(UpsertResourceDocument, { input: { id: null, title: 'Falcon 2000', registration: 'hb-jfn', backgroundColor: 'slateblue', textColor: 'white', borderColor: 'darkslateblue' } });
+    expect(created.body.data!.upsertResource).toMatchObject({ id: 3, registration: 'HB-JFN' });
+    await testApp.graphql(UpsertResourceDocument, { input: { id: 3, title: 'Falcon 2000LXS', registration: 'HB-JFN', backgroundColor: 'slateblue', textColor: 'white', borderColor: 'navy' } });
+    const { body } = await testApp.graphql(ResourcesDocument, {});
+    expect(body.data!.resources.map((resource) => [resource.id, resource.title])).toEqual([[1, 'Citation XLS+'], [2, 'Phenom 300E'], [3, 'Falcon 2000LXS']]);
+  });
+
+  it('answers timelineEvents with the same entries as the REST route, in GraphQL naming', async () => {
+    const { body } = await testApp.graphql(TimelineEventsDocument, { view: 'CALENDAR', start: '2026-08-02', end: '2026-08-02' });
+    expect(body.data!.timelineEvents).toHaveLength(2);
+    expect(body.data!.timelineEvents[0]).toMatchObject({ apiVersion: 'v0', url: 'broker.test', dep: { country: 'Portugal (PT)' } });
+  });
+
+  it('reports a bad range through GraphQL as BAD_USER_INPUT naming the argument', async () => {
+    const { status, body } = await testApp.graphql(TimelineEventsDocument, { view: 'RESOURCE', start: '2026-13-01', end: '2026-08-02' });
+    expect(status).toBe(400);
+    expect(detailFields(body.errors)).toEqual(['start']);
+  });
+});

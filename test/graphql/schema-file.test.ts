@@ -1,0 +1,11 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { renderSchemaFile, SCHEMA_FILE_BANNER } from '../../src/graphql/schema-file';
+
+describe('schema/schema.graphql', () => {
+  it('is what the code generates now (run `npm run schema` after changing a type or resolver)', async () => {
+    const committed = readFileSync(path.join(__dirname, '../../schema/schema.graphql'), 'utf8');
+    expect(committed.startsWith(SCHEMA_FILE_BANNER)).toBe(true);
+    expect(committed).toBe(await renderSchemaFile());
+  });
+});

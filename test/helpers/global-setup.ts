@@ -1,0 +1,18 @@
+import { startEmbeddedMongo, type EmbeddedMongo } from '../../src/db/embedded';
+
+/** Where global setup leaves the engine handle for global teardown (same process). */
+export const EMBEDDED_MONGO_HANDLE = Symbol.for('broker-flight-gateway.embeddedMongo');
+
+type GlobalWithEngine = typeof globalThis & { [EMBEDDED_MONGO_HANDLE]?: EmbeddedMongo };
+
+/**
+ * Jest global setup: with MONGODB_URI set the suite runs against that real server; otherwise it
+ * starts the embedded engine once for the whole run and publishes its URI through MONGODB_URI,
+ * which jest's worker processes inherit.
+ */
+export default async function globalSetup(): Promise<void> {
+  if (process.env.MONGODB_URI) return;
+  const engine = await startEmbeddedMongo();
+  (globalThis as GlobalWithEngine)[EMBEDDED_MONGO_HANDLE] = engine;
+  process.env.MONGODB_URI = engine.uri;
+}

@@ -1,0 +1,82 @@
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import request from 'supertest';
+import { startTestApp, type TestApp } from '../helpers/test-app';
+import { createFlight, createReferenceData } from '../helpers/timeline-fixtures';
+
+describe('REST facade: error model, routing and OpenAPI', () => {
+  let testApp: TestApp;
+  let bearer: string;
+  let openapi: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+
+  /** Validates a real response against the schema the OpenAPI document gives for that route and status. */
+  function expectMatchesOpenApi(path: string, method: string, status: number, body: unknown): void {
+    const operation = openapi.paths[path]?.[method];
+    expect(operation).toBeDefined();
+    const response = operation.responses[String(status)];
+    expect(response).toBeDefined();
+    const schema = response.content['application/json'].schema;
+    const validate = ajv.compile({ ...schema, $defs: undefined, components: openapi.components, $id: `${method}${path}${status}` });
+    const valid = validate(body);
+    if (!valid) throw new Error(`${method.toUpperCase()} ${path} ${status} does not match the OpenAPI document: ${ajv.errorsText(validate.errors)}`);
+  }
+
+  beforeAll(async () => {
+    testApp = await startTestApp('facade');
+    bearer = `Bearer ${await testApp.token(['timeline:read'])}`;
+    await createReferenceData(testApp);
+    await createFlight(testApp, { resourceId: 1, from: 'LIRF', to: 'LIML', departureAt: '2026-06-10T08:00:00Z', arrivalAt: '2026-06-10T09:00:00Z' });
+    openapi = (await request(testApp.app).get('/api/broker/v0/openapi.json').expect(200)).body;
+    // OpenAPI refs point at #/components/...; let ajv resolve them inside each compiled schema.
+    ajv.addSchema({ $id: 'openapi', components: openapi.components });
+  });
+  afterAll(() => testApp.close());
+
+  it('publishes an OpenAPI 3.1 document of every route, without a token', async () => {
+    expect(openapi.openapi).toBe('3.1.0');
+    expect(Object.keys(openapi.paths)).toEqual(expect.arrayContaining(['/calendar/timeline/event', '/resource/timeline/event', '/resource/timeline/resources']));
+    expect(openapi.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+  });
+
+  it('returns responses that match the OpenAPI document, success and errors alike', async () => {
+    for (const path of ['/calendar/timeline/event', '/resource/timeline/event']) {
+      const ok = await request(testApp.app).get(`/api/broker/v0${path}?start=2026-06-10&end=2026-06-10`).set('Authorization', bearer).expect(200);
+      expect(ok.body).toHaveLength(1);
+      expectMatchesOpenApi(path, 'get', 200, ok.body);
+      const bad = await request(testApp.app).get(`/api/broker/v0${path}?start=x&end=2026-06-10`).set('Authorization', bearer).expect(400);
+      expectMatchesOpenApi(path, 'get', 400, bad.body);
+      const anonymous = await request(testApp.app).get(`/api/broker/v0${path}?start=2026-06-10&end=2026-06-10`).expect(401);
+      expectMatchesOpenApi(path, 'get', 401, anonymous.body);
+    }
+    const resources = await request(testApp.app).get('/api/broker/v0/resource/timeline/resources').set('Authorization', bearer).expect(200);
+    expectMatchesOpenApi('/resource/timeline/resources', 'get', 200, resources.body);
+  });
+
+  it('answers an unknown path under the base with a JSON 404', async () => {
+    const response = await request(testApp.app).get('/api/broker/v0/no/such/route').set('Authorization', bearer).expect(404);
+    expect(response.body).toEqual({ error: { code: 'NOT_FOUND', message: 'No route GET /api/broker/v0/no/such/route', details: [] } });
+  });
+
+  it('answers a wrong method with 405 and Allow', async () => {
+    const response = await request(testApp.app).delete('/api/broker/v0/calendar/timeline/event').set('Authorization', bearer).expect(405);
+    expect(response.headers.allow).toBe('GET, HEAD');
+    expect(response.body.error.code).toBe('METHOD_NOT_ALLOWED');
+  });
+
+  it('refuses a token without timeline:read with 403 naming the scope', async () => {
+    const token = await testApp.token(['passengers:read']);
+    const response = await request(testApp.app).get('/api/broker/v0/calendar/timeline/event?start=2026-06-10&end=2026-06-10').set('Authorization', `Bearer ${token}`).expect(403);
+    expect(response.headers['www-authenticate']).toContain('error="insufficient_scope"');
+    expect(response.headers['www-authenticate']).toContain('scope="timeline:read"');
+    expect(response.body.error.code).toBe('FORBIDDEN');
+    expect(response.body.error.message).toContain('timeline:read');
+  });
+
+  it('rejects an invalid token with 401 invalid_token on the facade', async () => {
+    const response = await request(testApp.app).get('/api/broker/v0/calendar/timeline/event?start=2026-06-10&end=2026-06-10').set('Authorization', 'Bearer not.a.token').expect(401);
+    expect(response.headers['www-authenticate']).toContain('error="invalid_token"');
+    expect(response.body.error.code).toBe('UNAUTHENTICATED');
+  });
+});
