@@ -12,8 +12,23 @@ export interface FacadeHandlerDeps {
 }
 
 /**
- * The one handler behind every legacy route: build the context (verifying the token), turn the
- * request into variables, run the route's operation in-process, and write either the reshaped
+ * First step of every legacy route: verify the token and build the GraphQL context, before any
+ * body is read (an anonymous client never gets to upload megabytes).
+ */
+export function facadeContext(deps: FacadeHandlerDeps): RequestHandler {
+  return async (req, res, next) => {
+    try {
+      res.locals.graphqlContext = await deps.createContext(req);
+      next();
+    } catch (error) {
+      next(error);
+    }
+  };
+}
+
+/**
+ * The one handler behind every legacy route: turn the request into variables, run the route's
+ * operation in-process with the context built by `facadeContext`, and write either the reshaped
  * data or the first error with the status the error carries.
  */
 export function facadeHandler<Data, Variables extends Record<string, unknown>>(
@@ -22,7 +37,7 @@ export function facadeHandler<Data, Variables extends Record<string, unknown>>(
 ): RequestHandler {
   return async (req, res, next) => {
     try {
-      const contextValue = await deps.createContext(req);
+      const contextValue = res.locals.graphqlContext as GraphQLContext;
       const variables = await route.toVariables(req);
       const response = await deps.apollo.executeOperation<Data, Variables>(
         { query: route.operation, variables },

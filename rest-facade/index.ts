@@ -1,18 +1,22 @@
 import { Router, type Request } from 'express';
 import { AppError, ErrorCode, notFound } from '../src/errors';
 import type { AnyFacadeRoute } from './route';
-import { facadeHandler, type FacadeHandlerDeps } from './handler';
+import { facadeContext, facadeHandler, type FacadeHandlerDeps } from './handler';
 import { sendError } from './errors';
 import { buildOpenApiDocument } from './openapi';
+import { passengerRoutes } from './passengers.routes';
 import { timelineRoutes } from './timeline.routes';
+import type { Config } from '../src/config';
 
 /** Every legacy route, in the order the contract lists them (plus FullCalendar's resources feed). */
-export const FACADE_ROUTES: AnyFacadeRoute[] = [...timelineRoutes];
+export function facadeRoutes(config: Config): AnyFacadeRoute[] {
+  return [...timelineRoutes, ...passengerRoutes(config)];
+}
 
 export const FACADE_BASE_PATH = '/api/broker/v0';
 
 /** The REST facade: the route table, 405 with Allow for known paths, a JSON 404 for the rest. */
-export function createFacadeRouter(deps: FacadeHandlerDeps & { publicBaseUrl(req: Request): string }): Router {
+export function createFacadeRouter(deps: FacadeHandlerDeps & { config: Config; publicBaseUrl(req: Request): string }): Router {
   const router = Router();
   const document = buildOpenApiDocument();
   router.get('/openapi.json', (req, res) => {
@@ -20,8 +24,9 @@ export function createFacadeRouter(deps: FacadeHandlerDeps & { publicBaseUrl(req
   });
 
   const methodsByPath = new Map<string, string[]>();
-  for (const route of FACADE_ROUTES) {
-    router[route.method === 'GET' ? 'get' : 'post'](route.path, facadeHandler(route, deps));
+  const authenticate = facadeContext(deps);
+  for (const route of facadeRoutes(deps.config)) {
+    router[route.method === 'GET' ? 'get' : 'post'](route.path, authenticate, ...(route.middleware ?? []), facadeHandler(route, deps));
     methodsByPath.set(route.path, [...(methodsByPath.get(route.path) ?? []), route.method]);
   }
   for (const [path, methods] of methodsByPath) {

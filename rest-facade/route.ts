@@ -1,5 +1,5 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
-import type { Request } from 'express';
+import type { Request, RequestHandler } from 'express';
 
 /**
  * One legacy route: which named GraphQL operation it runs, how the request becomes the
@@ -9,6 +9,8 @@ export interface FacadeRoute<Data = unknown, Variables extends Record<string, un
   method: 'GET' | 'POST';
   /** Express path below /api/broker/v0. */
   path: string;
+  /** Body parsing and checks that run before the handler (JSON, multipart). */
+  middleware?: RequestHandler[];
   operation: TypedDocumentNode<Data, Variables>;
   /** Reads and checks the request; throws an AppError (400, 415…) naming what is wrong. */
   toVariables(req: Request): Variables | Promise<Variables>;

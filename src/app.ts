@@ -66,7 +66,7 @@ export async function createApp({ config, logger, database }: AppDeps): Promise<
   );
 
   const publicBaseUrl = (req: Request) => `${req.protocol}://${req.get('host') ?? config.publicHost}`;
-  app.use(FACADE_BASE_PATH, createFacadeRouter({ apollo, createContext, publicBaseUrl }));
+  app.use(FACADE_BASE_PATH, createFacadeRouter({ apollo, createContext, config, publicBaseUrl }));
 
   app.use((req, res) => sendError(res, notFound(`No route ${req.method} ${req.path}`)));
   app.use((error: unknown, req: Request, res: express.Response, _next: express.NextFunction) => {

@@ -4,6 +4,7 @@ import type { Principal, TokenVerifier } from './auth';
 import type { Config } from './config';
 import type { Models } from './db/models';
 import type { Logger } from './logger';
+import type { PassengerRecord } from './passengers/passenger.record';
 import type { ResourceData } from './resources/resource.service';
 import type { Services } from './services';
 
@@ -12,6 +13,7 @@ export interface Loaders {
   airportByIcao: DataLoader<string, AirportData | null>;
   resourceById: DataLoader<number, ResourceData | null>;
   passengerCountByFlight: DataLoader<number, number>;
+  passengersByFlight: DataLoader<number, PassengerRecord[]>;
 }
 
 /** What every resolver receives. */
@@ -44,6 +46,10 @@ export function createLoaders(services: Services, models: Models): Loaders {
         .exec();
       const byFlight = new Map(lists.map((list) => [list.flightId, list.passengerCount]));
       return flightIds.map((id) => byFlight.get(id) ?? 0);
+    }),
+    passengersByFlight: new DataLoader(async (flightIds) => {
+      const lists = await services.passengerLists.byFlights(flightIds);
+      return flightIds.map((id) => lists.get(id) ?? []);
     }),
   };
 }

@@ -72,7 +72,9 @@ function installShutdown(server: Server, stopApp: () => Promise<void>, database:
     stopping = true;
     logger.info({ signal }, 'shutting down: finishing in-flight requests');
     await closeServer(server, config.shutdownTimeoutMs);
+    logger.debug('http server closed');
     await stopApp();
+    logger.debug('graphql stopped');
     await database.close();
     logger.info('stopped');
     process.exit(0);

@@ -3,6 +3,7 @@ import { AirportService } from './airports/airport.service';
 import type { Config } from './config';
 import type { Models } from './db/models';
 import { FlightService } from './flights/flight.service';
+import { PassengerListService } from './passengers/passenger-list.service';
 import { ResourceService } from './resources/resource.service';
 import { TimelineService } from './timeline/timeline.service';
 
@@ -12,6 +13,7 @@ export interface Services {
   resources: ResourceService;
   flights: FlightService;
   timeline: TimelineService;
+  passengerLists: PassengerListService;
 }
 
 export function createServices(connection: Connection, models: Models, config: Config): Services {
@@ -20,5 +22,6 @@ export function createServices(connection: Connection, models: Models, config: C
     resources: new ResourceService(models.resources, models.counters),
     flights: new FlightService({ connection, ...models }),
     timeline: new TimelineService({ ...models, publicHost: config.publicHost }),
+    passengerLists: new PassengerListService(models),
   };
 }

@@ -51,12 +51,14 @@ export async function openDatabase(config: Config, logger: Logger, options: Open
 
   const connection = mongoose.createConnection();
   connection.set('autoIndex', false);
-  connection.on('disconnected', () => logger.warn('database connection lost; the driver keeps retrying'));
+  let closed = false;
+  connection.on('disconnected', () => {
+    if (!closed) logger.warn('database connection lost; the driver keeps retrying');
+  });
   connection.on('reconnected', () => logger.info('database connection restored'));
   const models = createModels(connection);
   const displayUri = maskPassword(uri);
 
-  let closed = false;
   const ready = (async () => {
     for (let attempt = 1; ; attempt += 1) {
       try {

@@ -61,6 +61,8 @@ export function createApolloServer(schema: GraphQLSchema, config: Config, logger
     schema,
     introspection: config.introspection,
     csrfPrevention: true,
+    // main.ts owns SIGTERM/SIGINT: it drains HTTP first, then stops Apollo and the database.
+    stopOnTerminationSignals: false,
     includeStacktraceInErrorResponses: false,
     formatError: createErrorFormatter(logger),
     validationRules: [

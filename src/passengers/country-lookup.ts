@@ -52,20 +52,11 @@ function buildTable(): Map<string, string> {
   return table;
 }
 
-/** Results by the exact input text: passenger lists repeat the same few countries thousands of times. */
-const recent = new Map<string, string | null>();
-const RECENT_LIMIT = 2000;
-
 /**
  * ISO 3166-1 alpha-2 code for a country written as an alpha-2 or alpha-3 code or as an English or
  * Italian name (any case, accents optional), or undefined.
  */
 export function lookupCountry(text: string): string | undefined {
-  const cached = recent.get(text);
-  if (cached !== undefined) return cached ?? undefined;
   byKey ??= buildTable();
-  const found = byKey.get(foldText(text)) ?? null;
-  if (recent.size >= RECENT_LIMIT) recent.clear();
-  recent.set(text, found);
-  return found ?? undefined;
+  return byKey.get(foldText(text));
 }

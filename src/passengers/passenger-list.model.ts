@@ -32,6 +32,16 @@ export interface PassengerListChange {
   passengers: number;
 }
 
+/** A recently applied request with an Idempotency-Key, kept 24 hours to answer its retries. */
+export interface RecentRequest {
+  key: string;
+  /** SHA-256 of the change set, to tell a retry from a different request with the same key. */
+  hash: string;
+  at: Date;
+  /** The first answer, returned again to a retry. */
+  response: unknown;
+}
+
 /**
  * One document per flight. The whole change set of a push is one atomic update of this document,
  * guarded by `version` (optimistic concurrency); `passengerCount` is kept in step by that same
@@ -42,9 +52,14 @@ export interface PassengerListDocument {
   version: number;
   passengers: StoredPassenger[];
   passengerCount: number;
+  /** Applied pushes, oldest first, capped at the most recent PASSENGER_LIST_HISTORY_LIMIT. */
   history: PassengerListChange[];
+  /** Idempotency records, written by the same atomic update as the change they answer. */
+  requests: RecentRequest[];
   updatedBy?: string;
 }
+
+export const PASSENGER_LIST_HISTORY_LIMIT = 1000;
 
 const passengerSchema = new Schema<StoredPassenger>(
   {
@@ -89,6 +104,10 @@ export const passengerListSchema = new Schema<PassengerListDocument>(
     passengers: { type: [passengerSchema], default: [] },
     passengerCount: { type: Number, required: true, default: 0 },
     history: { type: [changeSchema], default: [] },
+    requests: {
+      type: [new Schema<RecentRequest>({ key: String, hash: String, at: Date, response: Schema.Types.Mixed }, { _id: false })],
+      default: [],
+    },
     updatedBy: String,
   },
   { collection: 'passenger_lists', versionKey: false, timestamps: true },

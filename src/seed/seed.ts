@@ -62,6 +62,7 @@ export async function seedDemoData(models: Models, options: SeedOptions = {}): P
         passengers,
         passengerCount: passengers.length,
         history: [],
+        requests: [],
         updatedBy: 'seed',
       };
     });

@@ -2,11 +2,13 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import request from 'supertest';
 import { startTestApp, type TestApp } from '../helpers/test-app';
+import { passengerRecord } from '../helpers/passengers';
 import { createFlight, createReferenceData } from '../helpers/timeline-fixtures';
 
 describe('REST facade: error model, routing and OpenAPI', () => {
   let testApp: TestApp;
   let bearer: string;
+  let flightId: number;
   let openapi: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats(ajv);
@@ -27,7 +29,7 @@ describe('REST facade: error model, routing and OpenAPI', () => {
     testApp = await startTestApp('facade');
     bearer = `Bearer ${await testApp.token(['timeline:read'])}`;
     await createReferenceData(testApp);
-    await createFlight(testApp, { resourceId: 1, from: 'LIRF', to: 'LIML', departureAt: '2026-06-10T08:00:00Z', arrivalAt: '2026-06-10T09:00:00Z' });
+    flightId = await createFlight(testApp, { resourceId: 1, from: 'LIRF', to: 'LIML', departureAt: '2026-06-10T08:00:00Z', arrivalAt: '2026-06-10T09:00:00Z' });
     openapi = (await request(testApp.app).get('/api/broker/v0/openapi.json').expect(200)).body;
     // OpenAPI refs point at #/components/...; let ajv resolve them inside each compiled schema.
     ajv.addSchema({ $id: 'openapi', components: openapi.components });
@@ -52,6 +54,20 @@ describe('REST facade: error model, routing and OpenAPI', () => {
     }
     const resources = await request(testApp.app).get('/api/broker/v0/resource/timeline/resources').set('Authorization', bearer).expect(200);
     expectMatchesOpenApi('/resource/timeline/resources', 'get', 200, resources.body);
+  });
+
+  it('documents the push route’s answers as they really are', async () => {
+    const writer = `Bearer ${await testApp.token(['passengers:write'])}`;
+    const path = `/api/broker/v0/flight/${flightId}/passenger`;
+    const post = (body: object, headers: Record<string, string> = {}) => request(testApp.app).post(path).set('Authorization', writer).set(headers).send(body);
+    const applied = await post({ created: [passengerRecord(1, { phone: '+39 06 1234 5678' })], modified: [], deleted: [] }).expect(200);
+    expectMatchesOpenApi('/flight/{flight_id}/passenger', 'post', 200, applied.body);
+    const invalid = await post({ created: [passengerRecord(2, { date_born: 'soon' })], modified: [], deleted: [] }).expect(422);
+    expectMatchesOpenApi('/flight/{flight_id}/passenger', 'post', 422, invalid.body);
+    const clash = await post({ created: [passengerRecord(1, { name: 'Other' })], modified: [], deleted: [] }).expect(409);
+    expectMatchesOpenApi('/flight/{flight_id}/passenger', 'post', 409, clash.body);
+    const stale = await post({ created: [], modified: [], deleted: [1] }, { 'If-Match': '"7"' }).expect(412);
+    expectMatchesOpenApi('/flight/{flight_id}/passenger', 'post', 412, stale.body);
   });
 
   it('answers an unknown path under the base with a JSON 404', async () => {

@@ -1,12 +1,30 @@
 import { UUID, type Document } from 'bson';
 import { valueKey } from './bson-values';
 import { CommandError, ErrorCode } from './errors';
-import { CollectionIndex, type IndexSpec } from './indexes';
+import { CollectionIndex, sameIndexKeys, type IndexKeys, type IndexSpec } from './indexes';
 
 /** Receives the before-image of every change so an open transaction can be rolled back. */
 export interface WriteJournal {
+  /** Throws (WriteConflict) when the transaction may not change this document version. */
+  assertCanModify(collection: Collection, documentKey: string, current: Document): void;
   recordDocumentChange(collection: Collection, documentKey: string, before: Document | undefined): void;
   recordCollectionCreated(collection: Collection): void;
+}
+
+/**
+ * When each stored document version was written, on one engine-wide counter. Transactions use it
+ * to detect that a document they are about to change was written by someone else after they
+ * started (MongoDB's first-writer-wins WriteConflict).
+ */
+const writtenAt = new WeakMap<Document, number>();
+let writeSequence = 0;
+
+export function currentWriteSequence(): number {
+  return writeSequence;
+}
+
+export function writeSequenceOf(document: Document): number {
+  return writtenAt.get(document) ?? 0;
 }
 
 export const ID_INDEX_SPEC: IndexSpec = { v: 2, key: { _id: 1 }, name: '_id_' };
@@ -43,27 +61,37 @@ export class Collection {
 
   insert(document: Document, journal?: WriteJournal): void {
     const documentKey = Collection.documentKey(document);
-    this.assertNoConflict(document, undefined);
+    const indexes = [...this.indexes.values()];
+    const keys = indexes.map((index) => index.keysOf(document));
+    this.assertNoConflict(indexes, keys, undefined);
     journal?.recordDocumentChange(this, documentKey, undefined);
+    writtenAt.set(document, ++writeSequence);
     this.documents.set(documentKey, document);
-    for (const index of this.indexes.values()) index.add(document, documentKey);
+    indexes.forEach((index, i) => index.addKeys(keys[i], documentKey));
   }
 
   replace(documentKey: string, next: Document, journal?: WriteJournal): void {
     const previous = this.documents.get(documentKey);
     if (!previous) throw new CommandError(ErrorCode.InternalError, `document ${documentKey} vanished during an update`);
-    this.assertNoConflict(next, documentKey);
+    journal?.assertCanModify(this, documentKey, previous);
+    const indexes = [...this.indexes.values()];
+    const nextKeys = indexes.map((index) => index.keysOf(next));
+    this.assertNoConflict(indexes, nextKeys, documentKey);
     journal?.recordDocumentChange(this, documentKey, previous);
-    for (const index of this.indexes.values()) {
-      index.remove(previous, documentKey);
-      index.add(next, documentKey);
-    }
+    writtenAt.set(next, ++writeSequence);
+    indexes.forEach((index, i) => {
+      const previousKeys = index.keysOf(previous);
+      if (sameIndexKeys(previousKeys, nextKeys[i])) return;
+      index.removeKeys(previousKeys, documentKey);
+      index.addKeys(nextKeys[i], documentKey);
+    });
     this.documents.set(documentKey, next);
   }
 
   delete(documentKey: string, journal?: WriteJournal): void {
     const previous = this.documents.get(documentKey);
     if (!previous) return;
+    journal?.assertCanModify(this, documentKey, previous);
     journal?.recordDocumentChange(this, documentKey, previous);
     for (const index of this.indexes.values()) index.remove(previous, documentKey);
     this.documents.delete(documentKey);
@@ -77,6 +105,8 @@ export class Collection {
       this.documents.delete(documentKey);
     }
     if (before) {
+      // Restored versions count as new writes: anyone who read the rolled-back version must conflict.
+      writtenAt.set(before, ++writeSequence);
       this.documents.set(documentKey, before);
       for (const index of this.indexes.values()) index.add(before, documentKey);
     }
@@ -86,7 +116,8 @@ export class Collection {
   createIndex(spec: IndexSpec): void {
     const index = new CollectionIndex(spec);
     for (const [documentKey, document] of this.documents) {
-      const conflict = index.findConflict(document, documentKey, this.namespace);
+      const keys = index.keysOf(document);
+      const conflict = index.conflictFor(keys, documentKey, this.namespace);
       if (conflict) {
         throw new CommandError(
           ErrorCode.DuplicateKey,
@@ -94,7 +125,7 @@ export class Collection {
           { details: conflict.details },
         );
       }
-      index.add(document, documentKey);
+      index.addKeys(keys, documentKey);
     }
     this.indexes.set(spec.name, index);
   }
@@ -103,10 +134,10 @@ export class Collection {
     this.indexes.delete(name);
   }
 
-  private assertNoConflict(document: Document, documentKey: string | undefined): void {
-    for (const index of this.indexes.values()) {
-      const conflict = index.findConflict(document, documentKey, this.namespace);
+  private assertNoConflict(indexes: CollectionIndex[], keys: Array<IndexKeys | undefined>, ownKey: string | undefined): void {
+    indexes.forEach((index, i) => {
+      const conflict = index.conflictFor(keys[i], ownKey, this.namespace);
       if (conflict) throw conflict;
-    }
+    });
   }
 }

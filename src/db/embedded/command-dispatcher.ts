@@ -58,7 +58,7 @@ export async function runCommand(engine: EngineState, database: string, body: Do
       transaction,
       beginWrite: async () => {
         if (!activeTransaction) return undefined;
-        await engine.transactions.acquireWriteLock(activeTransaction);
+        await engine.transactions.acquireWriteLock(activeTransaction, database);
         return activeTransaction;
       },
     };

@@ -99,3 +99,8 @@ export function writeErrorEntry(index: number, error: unknown): Document {
   const commandError = toCommandError(error);
   return { index, code: commandError.code, errmsg: commandError.message, ...commandError.details };
 }
+
+/** Errors that end the whole command (not one statement's write error): transaction conflicts. */
+export function failsWholeCommand(error: unknown): boolean {
+  return error instanceof CommandError && error.errorLabels.includes('TransientTransactionError');
+}

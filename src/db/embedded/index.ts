@@ -4,6 +4,7 @@ import { silentLogger, type EmbeddedLogger } from './logger';
 import { listenForClients } from './server';
 import { Storage } from './storage';
 import { TransactionManager } from './transactions';
+import { startTtlMonitor } from './ttl-monitor';
 
 export type { EmbeddedLogger } from './logger';
 
@@ -23,6 +24,8 @@ export interface EmbeddedMongoOptions {
   port?: number;
   /** pino-compatible logger; silent by default. */
   logger?: EmbeddedLogger;
+  /** How often expired documents of TTL indexes are removed (default 60,000 ms, as MongoDB). */
+  ttlMonitorIntervalMs?: number;
 }
 
 /**
@@ -46,12 +49,14 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
   };
   const server = await listenForClients(engine, host, port);
   port = server.port;
+  const stopTtlMonitor = startTtlMonitor(storage, engine.logger, options.ttlMonitorIntervalMs ?? 60_000);
   connections = server.connectionCount;
   let stopped: Promise<void> | undefined;
   return {
     uri: `mongodb://127.0.0.1:${port}`,
     port,
     stop: () => {
+      stopTtlMonitor();
       stopped ??= server.close().then(() => {
         engine.transactions.endAllSessions();
         cursors.closeAll();

@@ -29,32 +29,38 @@ export function sameIndexOptions(a: IndexSpec, b: IndexSpec): boolean {
   return SIGNIFICANT_OPTIONS.every((option) => valueKey(a[option] ?? null) === valueKey(b[option] ?? null));
 }
 
-interface IndexKeys {
-  /** Values of the leading field (several when that field holds an array). */
+/** What one document contributes to one index. */
+export interface IndexKeys {
+  /** Values of the leading field (several when that field holds an array), with their hash keys. */
   leading: unknown[];
-  /** Full compound keys, as values per field, one per combination of array elements. */
-  compound: unknown[][];
+  leadingKeys: string[];
+  /** For compound unique indexes: full keys, one per combination of array elements. */
+  compound?: Array<{ key: string; values: unknown[] }>;
 }
 
 /**
  * One index of a collection. It keeps, for its leading field, a hash of value → documents (for
- * equality and `$in`) and an ordered list (for ranges), plus a full-key map when unique. Documents
- * are never mutated in place (updates replace them), so an entry is removed by recomputing the
- * keys of the document version that was indexed.
+ * equality, `$in` and single-field uniqueness) and an ordered list (for ranges), plus a full-key
+ * map for compound unique indexes. Documents are never mutated in place (updates replace them),
+ * so an entry is removed by recomputing the keys of the document version that was indexed.
  */
 export class CollectionIndex {
   readonly spec: IndexSpec;
   readonly fields: string[];
+  readonly unique: boolean;
   /** True once any indexed document held an array in an indexed field. */
   multikey = false;
-  private readonly equality = new Map<string, Set<string>>();
+  /** Hash key → the one document holding it, or a set when several do (saves a Set per unique key). */
+  private readonly equality = new Map<string, string | Set<string>>();
   private readonly ordered = new SortedKeyList();
-  private readonly uniqueOwners = new Map<string, string>();
+  private readonly compoundOwners = new Map<string, string>();
   private readonly partialFilter: Query | undefined;
 
   constructor(spec: IndexSpec) {
     this.spec = spec;
     this.fields = Object.keys(spec.key);
+    // MongoDB lists `_id_` without `unique: true` yet always enforces it.
+    this.unique = spec.unique === true || spec.name === '_id_';
     this.partialFilter = spec.partialFilterExpression ? new Query(spec.partialFilterExpression, {}) : undefined;
   }
 
@@ -62,86 +68,93 @@ export class CollectionIndex {
     return this.spec.name;
   }
 
-  get unique(): boolean {
-    // MongoDB lists `_id_` without `unique: true` yet always enforces it.
-    return this.spec.unique === true || this.spec.name === '_id_';
-  }
-
-  /** Whether every document is indexed, so a scan of this index can stand for a collection scan. */
-  get coversAllDocuments(): boolean {
-    return !this.partialFilter && this.spec.sparse !== true;
-  }
-
-  /** Whether lookups on non-null values may use this index (sparse skips only missing fields). */
+  /** Whether lookups may use this index (a partial index misses documents outside its filter). */
   get usableForLookups(): boolean {
     return !this.partialFilter;
   }
 
-  /** The duplicate-key error this document would cause, if any (ignoring the entries of `ownKey`, the document being replaced). */
-  findConflict(document: Document, ownKey: string | undefined, namespace: string): CommandError | undefined {
-    if (!this.unique) return undefined;
-    const keys = this.keysOf(document);
-    if (!keys) return undefined;
-    for (const compound of keys.compound) {
-      const owner = this.uniqueOwners.get(this.compoundKey(compound));
-      if (owner !== undefined && owner !== ownKey) return this.duplicateKeyError(compound, namespace);
+  /** The keys a document has in this index, or undefined when the index skips it (sparse, partial). */
+  keysOf(document: Document): IndexKeys | undefined {
+    if (this.partialFilter && !this.partialFilter.test(document)) return undefined;
+    const perField = this.fields.map((field) => collectPathValues(document, field));
+    if (this.spec.sparse === true && perField.every((values) => values.length === 0)) return undefined;
+    if (!this.multikey && this.fields.some((field) => crossesArray(document, field))) this.multikey = true;
+    const normalized = perField.map((values) => (values.length === 0 ? [null] : values.length === 1 ? values : dedupe(values)));
+    const leading = normalized[0];
+    const keys: IndexKeys = { leading, leadingKeys: leading.map(valueKey) };
+    if (this.unique && this.fields.length > 1) {
+      let combinations: unknown[][] = [[]];
+      for (const values of normalized) combinations = combinations.flatMap((prefix) => values.map((value) => [...prefix, value]));
+      keys.compound = combinations.map((values) => ({ key: JSON.stringify(values.map(valueKey)), values }));
+    }
+    return keys;
+  }
+
+  /** The duplicate-key error these keys would cause, ignoring `ownKey` (the document being replaced). */
+  conflictFor(keys: IndexKeys | undefined, ownKey: string | undefined, namespace: string): CommandError | undefined {
+    if (!this.unique || !keys) return undefined;
+    if (keys.compound) {
+      for (const { key, values } of keys.compound) {
+        const owner = this.compoundOwners.get(key);
+        if (owner !== undefined && owner !== ownKey) return this.duplicateKeyError(values, namespace);
+      }
+      return undefined;
+    }
+    for (let i = 0; i < keys.leadingKeys.length; i += 1) {
+      const owners = this.equality.get(keys.leadingKeys[i]);
+      if (owners === undefined) continue;
+      const taken = typeof owners === 'string' ? owners !== ownKey : [...owners].some((owner) => owner !== ownKey);
+      if (taken) return this.duplicateKeyError([keys.leading[i]], namespace);
     }
     return undefined;
   }
 
   add(document: Document, documentKey: string): void {
-    const keys = this.keysOf(document);
-    if (!keys) return;
-    for (const value of keys.leading) {
-      const key = valueKey(value);
-      let owners = this.equality.get(key);
-      if (!owners) this.equality.set(key, (owners = new Set()));
-      owners.add(documentKey);
-      this.ordered.insert({ value, documentKey });
-    }
-    if (this.unique) for (const compound of keys.compound) this.uniqueOwners.set(this.compoundKey(compound), documentKey);
+    this.addKeys(this.keysOf(document), documentKey);
   }
 
   remove(document: Document, documentKey: string): void {
-    const keys = this.keysOf(document);
+    this.removeKeys(this.keysOf(document), documentKey);
+  }
+
+  addKeys(keys: IndexKeys | undefined, documentKey: string): void {
     if (!keys) return;
-    for (const value of keys.leading) {
-      const key = valueKey(value);
+    for (let i = 0; i < keys.leadingKeys.length; i += 1) {
+      const key = keys.leadingKeys[i];
       const owners = this.equality.get(key);
-      owners?.delete(documentKey);
-      if (owners?.size === 0) this.equality.delete(key);
-      this.ordered.remove({ value, documentKey });
+      if (owners === undefined) this.equality.set(key, documentKey);
+      else if (typeof owners === 'string') {
+        if (owners !== documentKey) this.equality.set(key, new Set([owners, documentKey]));
+      } else owners.add(documentKey);
+      this.ordered.insert({ value: keys.leading[i], documentKey });
     }
-    if (this.unique) {
-      for (const compound of keys.compound) {
-        const key = this.compoundKey(compound);
-        if (this.uniqueOwners.get(key) === documentKey) this.uniqueOwners.delete(key);
+    for (const { key } of keys.compound ?? []) this.compoundOwners.set(key, documentKey);
+  }
+
+  removeKeys(keys: IndexKeys | undefined, documentKey: string): void {
+    if (!keys) return;
+    for (let i = 0; i < keys.leadingKeys.length; i += 1) {
+      const key = keys.leadingKeys[i];
+      const owners = this.equality.get(key);
+      if (owners === documentKey) this.equality.delete(key);
+      else if (owners instanceof Set) {
+        owners.delete(documentKey);
+        if (owners.size === 1) this.equality.set(key, owners.values().next().value as string);
       }
+      this.ordered.remove({ value: keys.leading[i], documentKey });
     }
+    for (const { key } of keys.compound ?? []) if (this.compoundOwners.get(key) === documentKey) this.compoundOwners.delete(key);
   }
 
   /** Keys of documents whose leading field equals `value`, in insertion order. */
   lookupEqual(value: unknown): Iterable<string> {
-    return this.equality.get(valueKey(value)) ?? [];
+    const owners = this.equality.get(valueKey(value));
+    if (owners === undefined) return [];
+    return typeof owners === 'string' ? [owners] : owners;
   }
 
   lookupRange(lower: RangeBound | undefined, upper: RangeBound | undefined, withinType: (value: unknown) => boolean): Iterable<string> {
     return this.ordered.range(lower, upper, withinType);
-  }
-
-  private keysOf(document: Document): IndexKeys | undefined {
-    if (this.partialFilter && !this.partialFilter.test(document)) return undefined;
-    const perField = this.fields.map((field) => collectPathValues(document, field));
-    if (this.spec.sparse === true && perField.every((values) => values.length === 0)) return undefined;
-    if (!this.multikey && this.fields.some((field) => pathCrossesArray(document, field))) this.multikey = true;
-    const normalized = perField.map((values) => (values.length === 0 ? [null] : dedupe(values)));
-    let compound: unknown[][] = [[]];
-    for (const values of normalized) compound = compound.flatMap((prefix) => values.map((value) => [...prefix, value]));
-    return { leading: normalized[0], compound };
-  }
-
-  private compoundKey(values: unknown[]): string {
-    return values.length === 1 ? valueKey(values[0]) : JSON.stringify(values.map(valueKey));
   }
 
   private duplicateKeyError(values: unknown[], namespace: string): CommandError {
@@ -153,6 +166,19 @@ export class CollectionIndex {
       { details: { keyPattern: { ...this.spec.key }, keyValue } },
     );
   }
+}
+
+/** Same keys in the same order: an update that leaves them alone need not touch the index. */
+export function sameIndexKeys(a: IndexKeys | undefined, b: IndexKeys | undefined): boolean {
+  if (!a || !b) return a === b;
+  if (a.leadingKeys.length !== b.leadingKeys.length || a.leadingKeys.some((key, i) => key !== b.leadingKeys[i])) return false;
+  const compoundA = a.compound ?? [];
+  const compoundB = b.compound ?? [];
+  return compoundA.length === compoundB.length && compoundA.every((entry, i) => entry.key === compoundB[i].key);
+}
+
+function crossesArray(document: Document, field: string): boolean {
+  return field.includes('.') ? pathCrossesArray(document, field) : Array.isArray(document[field]);
 }
 
 function dedupe(values: unknown[]): unknown[] {

@@ -32,21 +32,31 @@ class ClientConnection {
     this.pending.push(chunk);
     this.pendingBytes += chunk.length;
     while (this.pendingBytes >= 4) {
-      const buffered = this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending, this.pendingBytes);
-      this.pending = [buffered];
-      const length = buffered.readInt32LE(0);
+      const length = this.peekLength();
       if (length < MIN_MESSAGE_BYTES || length > MAX_MESSAGE_BYTES) {
         this.engine.logger.warn({ connectionId: this.id, length }, 'embedded mongo dropped a connection sending an invalid message length');
+        this.pending = [];
+        this.pendingBytes = 0;
         this.socket.destroy();
         return;
       }
-      if (buffered.length < length) return;
+      // Large messages arrive in many chunks: join them only once the whole frame is here.
+      if (this.pendingBytes < length) return;
+      const buffered = this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending, this.pendingBytes);
       const frame = buffered.subarray(0, length);
       const rest = buffered.subarray(length);
       this.pending = rest.length > 0 ? [rest] : [];
       this.pendingBytes = rest.length;
       this.queue = this.queue.then(() => this.handleFrame(frame));
     }
+  }
+
+  private peekLength(): number {
+    const first = this.pending[0];
+    if (first.length >= 4) return first.readInt32LE(0);
+    const head = Buffer.concat(this.pending, this.pendingBytes);
+    this.pending = [head];
+    return head.readInt32LE(0);
   }
 
   private async handleFrame(frame: Buffer): Promise<void> {

@@ -1,22 +1,26 @@
 import type { Document } from 'bson';
-import type { Collection, WriteJournal } from './collection';
+import { currentWriteSequence, writeSequenceOf, type Collection, type WriteJournal } from './collection';
 import { CommandError, ErrorCode } from './errors';
 import type { Storage } from './storage';
 
 /**
  * Multi-document transactions with one writer at a time.
  *
- * A transaction takes the engine-wide write lock at its first write and keeps it until commit or
- * abort; every change it makes is applied to the live data at once and its before-image is kept
+ * A transaction takes its database's write lock at its first write there and keeps it until
+ * commit or abort; every change it makes is applied to the live data at once and its before-image is kept
  * in an undo log, which abort replays backwards. A second transaction that wants to write waits a
  * short while for the lock, then fails with WriteConflict (112) labelled
- * TransientTransactionError, which makes the driver's `withTransaction` retry it.
+ * TransientTransactionError, which makes the driver's `withTransaction` retry it. As in MongoDB
+ * (first writer wins), a transaction that changes a document someone else wrote after the
+ * transaction started also fails with that retryable WriteConflict, so read-modify-write
+ * transactions do not lose updates.
  *
  * Isolation this does NOT give (unlike MongoDB's snapshot isolation):
  * - Reads outside the transaction, and reads of other transactions, see its uncommitted writes
  *   (read uncommitted), and may see them disappear if it aborts.
  * - Reads inside a transaction see other sessions' committed or non-transactional writes made
- *   after it started (no snapshot): repeatable reads are not guaranteed.
+ *   after it started (no snapshot): repeatable reads are not guaranteed. Only documents the
+ *   transaction then writes are checked for conflicts (as in MongoDB, write skew is possible).
  * - Writes outside any transaction are never blocked by the lock. If such a write changes a
  *   document the open transaction also changed and the transaction then aborts, the abort puts
  *   back the transaction's before-image and that outside write is lost.
@@ -24,7 +28,17 @@ import type { Storage } from './storage';
  *   decide; only their writes are serialised.
  */
 
+const transientLabel = { errorLabels: ['TransientTransactionError'] };
+
 const LOCK_WAIT_MS = 500;
+
+function writeConflict(): CommandError {
+  return new CommandError(
+    ErrorCode.WriteConflict,
+    'Caused by :: Write conflict during plan execution and yielding is disabled. :: Please retry your operation or multi-document transaction.',
+    transientLabel,
+  );
+}
 /** MongoDB's default transactionLifetimeLimitSeconds. */
 const TRANSACTION_LIFETIME_MS = 60_000;
 
@@ -36,14 +50,23 @@ export class Transaction implements WriteJournal {
   private readonly recorded = new Set<string>();
   private readonly createdCollections: Collection[] = [];
   timer: NodeJS.Timeout | undefined;
+  /** Databases whose write lock this transaction holds. */
+  readonly lockedDatabases = new Set<string>();
+  /** Writes numbered above this happened after the transaction started. */
+  private readonly startedAfter = currentWriteSequence();
 
   constructor(
     readonly sessionKey: string,
     readonly txnNumber: number,
   ) {}
 
+  assertCanModify(collection: Collection, documentKey: string, current: Document): void {
+    if (this.recorded.has(this.recordKey(collection, documentKey))) return;
+    if (writeSequenceOf(current) > this.startedAfter) throw writeConflict();
+  }
+
   recordDocumentChange(collection: Collection, documentKey: string, before: Document | undefined): void {
-    const recordKey = `${collection.uuid.toHexString()}|${documentKey}`;
+    const recordKey = this.recordKey(collection, documentKey);
     if (this.recorded.has(recordKey)) return;
     this.recorded.add(recordKey);
     this.changes.push({ collection, documentKey, before });
@@ -51,6 +74,10 @@ export class Transaction implements WriteJournal {
 
   recordCollectionCreated(collection: Collection): void {
     this.createdCollections.push(collection);
+  }
+
+  private recordKey(collection: Collection, documentKey: string): string {
+    return `${collection.uuid.toHexString()}|${documentKey}`;
   }
 
   rollback(storage: Storage): void {
@@ -65,12 +92,12 @@ export class Transaction implements WriteJournal {
   }
 }
 
-const transientLabel = { errorLabels: ['TransientTransactionError'] };
 
 export class TransactionManager {
   /** The latest transaction of each logical session. */
   private readonly bySession = new Map<string, Transaction>();
-  private lockHolder: Transaction | undefined;
+  /** Write lock per database: transactions in different databases (e.g. parallel test files) never wait for each other. */
+  private readonly lockHolders = new Map<string, Transaction>();
   private waiters: Array<() => void> = [];
 
   constructor(private readonly storage: Storage) {}
@@ -97,10 +124,14 @@ export class TransactionManager {
     return this.existing(sessionKey, txnNumber, 'continue');
   }
 
-  /** Takes the write lock for the transaction, waiting briefly; fails with a retryable WriteConflict. */
-  async acquireWriteLock(transaction: Transaction): Promise<void> {
+  /** Takes the database's write lock for the transaction, waiting briefly; fails with a retryable WriteConflict. */
+  async acquireWriteLock(transaction: Transaction, database: string): Promise<void> {
     const deadline = Date.now() + LOCK_WAIT_MS;
-    while (this.lockHolder && this.lockHolder !== transaction && transaction.state === 'active') {
+    const heldByOther = () => {
+      const holder = this.lockHolders.get(database);
+      return holder !== undefined && holder !== transaction;
+    };
+    while (heldByOther() && transaction.state === 'active') {
       const remaining = deadline - Date.now();
       if (remaining <= 0) break;
       await new Promise<void>((resolve) => {
@@ -118,15 +149,12 @@ export class TransactionManager {
     if (transaction.state !== 'active') {
       throw new CommandError(ErrorCode.NoSuchTransaction, `Transaction with { txnNumber: ${transaction.txnNumber} } has been aborted.`, transientLabel);
     }
-    if (this.lockHolder && this.lockHolder !== transaction) {
+    if (heldByOther()) {
       this.finish(transaction, 'aborted');
-      throw new CommandError(
-        ErrorCode.WriteConflict,
-        'Caused by :: Write conflict during plan execution and yielding is disabled. :: Please retry your operation or multi-document transaction.',
-        transientLabel,
-      );
+      throw writeConflict();
     }
-    this.lockHolder = transaction;
+    this.lockHolders.set(database, transaction);
+    transaction.lockedDatabases.add(database);
   }
 
   commit(sessionKey: string, txnNumber: number): void {
@@ -176,8 +204,14 @@ export class TransactionManager {
     if (outcome === 'aborted') transaction.rollback(this.storage);
     transaction.state = outcome;
     clearTimeout(transaction.timer);
-    if (this.lockHolder === transaction) {
-      this.lockHolder = undefined;
+    let released = false;
+    for (const database of transaction.lockedDatabases) {
+      if (this.lockHolders.get(database) === transaction) {
+        this.lockHolders.delete(database);
+        released = true;
+      }
+    }
+    if (released) {
       const waiters = this.waiters;
       this.waiters = [];
       for (const wake of waiters) wake();

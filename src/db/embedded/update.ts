@@ -77,7 +77,8 @@ function applyPipelineUpdate(current: Document, pipeline: Document[]): UpdateOut
 
 function applyOperators(current: Document, update: Document, context: UpdateContext): UpdateOutcome {
   const modifier = normalizeModifier(update, context.isInsert);
-  assertNoConflictingPaths(modifier);
+  // Checked on the update as sent: $setOnInsert and $currentDate conflict even though they are rewritten.
+  assertNoConflictingPaths(update);
   assertApplicable(current, modifier);
   const document = cloneValue(current);
   // mingo also treats the condition as a precondition, so pass it only when `$` needs it.

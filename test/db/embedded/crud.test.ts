@@ -115,6 +115,16 @@ describe('embedded engine: insert, find, update and delete', () => {
       expect(sorted.map((doc) => doc.n)).toEqual([5, 0, 6, 1, 7, 2, 8, 3, 9, 4]);
     });
 
+    it('sorts values of different BSON types in MongoDB order, in find and in aggregate', async () => {
+      const mixed = freshCollection('mixed_types');
+      const id = new ObjectId();
+      await mixed.insertMany([{ k: 'date', v: new Date(0) }, { k: 'string', v: 'b' }, { k: 'bool', v: true }, { k: 'number', v: 1 }, { k: 'null', v: null }, { k: 'object', v: { a: 1 } }, { k: 'objectId', v: id }]);
+      const expected = ['null', 'number', 'string', 'object', 'objectId', 'bool', 'date'];
+      expect((await mixed.find({}).sort({ v: 1 }).toArray()).map((doc) => doc.k)).toEqual(expected);
+      expect((await mixed.find({}).sort({ v: -1 }).limit(2).toArray()).map((doc) => doc.k)).toEqual(['date', 'bool']);
+      expect((await mixed.aggregate([{ $sort: { v: 1 } }, { $limit: 3 }]).toArray()).map((doc) => doc.k)).toEqual(expected.slice(0, 3));
+    });
+
     it('projects inclusions (keeping _id unless excluded), nested paths and exclusions', async () => {
       const included = await items.findOne({ n: 7 }, { projection: { parity: 1, 'nested.x': 1 } });
       expect(included).toEqual({ _id: 7, parity: 'odd', nested: { x: 7 } });

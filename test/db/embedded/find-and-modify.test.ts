@@ -80,7 +80,7 @@ describe('embedded engine: findAndModify', () => {
   it('fails as a whole command with code 11000, keyPattern and keyValue on a duplicate key', async () => {
     const error = await tasks.findOneAndUpdate({ code: 'a' }, { $set: { code: 'b' } }).catch((caught: unknown) => caught as Document);
     expect(error).toMatchObject({ code: 11000, codeName: 'DuplicateKey', keyPattern: { code: 1 }, keyValue: { code: 'b' } });
-    expect(String(error.message)).toMatch(/E11000 duplicate key error collection: \S+\.tasks index: code_1 dup key: \{ code: "b" \}/);
+    expect(String(error?.message)).toMatch(/E11000 duplicate key error collection: \S+\.tasks index: code_1 dup key: \{ code: "b" \}/);
     expect(await tasks.findOne({ code: 'a' })).not.toBeNull();
   });
 

@@ -3,7 +3,7 @@ import { Aggregator } from 'mingo';
 import { cloneValue, isPlainObject } from '../bson-values';
 import type { CommandHandler } from '../command-context';
 import { CommandError, ErrorCode, unsupportedFeature } from '../errors';
-import { findMatchingDocuments } from '../query-execution';
+import { findMatchingDocuments, sortDocuments } from '../query-execution';
 import { arrayArgument, documentArgument } from './arguments';
 
 /** Stages that never write into the documents flowing through them, so stored documents can feed them directly. */
@@ -46,6 +46,15 @@ const aggregate: CommandHandler = ({ engine, body, database }) => {
     remaining = pipeline.slice(1);
   } else {
     input = collection ? [...collection.documents.values()] : [];
+  }
+  // A leading $sort (with the $limit after it) runs here: MongoDB's cross-type order, and only
+  // the first `limit` documents are fully sorted.
+  if (remaining.length > 0 && isPlainObject(remaining[0].$sort)) {
+    const next = remaining[1];
+    const limit = next && typeof next.$limit === 'number' && next.$limit > 0 ? next.$limit : undefined;
+    input = sortDocuments(input, remaining[0].$sort, limit);
+    if (limit !== undefined) input = input.slice(0, limit);
+    remaining = remaining.slice(limit !== undefined ? 2 : 1);
   }
   if (mutates) input = input.map(cloneValue);
 

@@ -1,4 +1,4 @@
-import { Long, type Document } from 'bson';
+import { Long } from 'bson';
 import { compareValues, valueKey } from '../bson-values';
 import type { CommandHandler } from '../command-context';
 import { collectPathValues } from '../document-paths';

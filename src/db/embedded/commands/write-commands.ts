@@ -3,7 +3,7 @@ import { isPlainObject } from '../bson-values';
 import { Collection, type WriteJournal } from '../collection';
 import type { CommandContext, CommandHandler } from '../command-context';
 import { withIdFirst } from '../document-paths';
-import { CommandError, ErrorCode, writeErrorEntry } from '../errors';
+import { CommandError, ErrorCode, failsWholeCommand, writeErrorEntry } from '../errors';
 import { findMatchingDocuments } from '../query-execution';
 import { applyUpdate, buildUpsertDocument, type UpdateSpec } from '../update';
 import { arrayArgument, collectionNameArgument } from './arguments';
@@ -16,14 +16,18 @@ export function prepareForInsert(raw: unknown): Document {
   return '_id' in raw && raw._id !== undefined ? withIdFirst(raw) : { _id: new ObjectId(), ...raw };
 }
 
-interface WriteTarget {
-  collection: Collection;
-  journal: WriteJournal | undefined;
+/** The collection a write command targets, created only once something is written to it. */
+export interface LazyCollection {
+  existing(): Collection | undefined;
+  create(): Collection;
 }
 
-async function writeTarget(context: CommandContext, name: string): Promise<WriteTarget> {
-  const journal = await context.beginWrite();
-  return { collection: context.engine.storage.ensureCollection(context.database, name, journal), journal };
+function lazyCollection(context: CommandContext, name: string, journal: WriteJournal | undefined): LazyCollection {
+  const { storage } = context.engine;
+  return {
+    existing: () => storage.getCollection(context.database, name),
+    create: () => storage.ensureCollection(context.database, name, journal),
+  };
 }
 
 function statementList(body: Document, field: string, command: string): Document[] {
@@ -36,7 +40,8 @@ const insert: CommandHandler = async (context) => {
   const name = collectionNameArgument(context.body, 'insert');
   const documents = statementList(context.body, 'documents', 'insert');
   const ordered = context.body.ordered !== false;
-  const { collection, journal } = await writeTarget(context, name);
+  const journal = await context.beginWrite();
+  const collection = context.engine.storage.ensureCollection(context.database, name, journal);
   const writeErrors: Document[] = [];
   let inserted = 0;
   for (let index = 0; index < documents.length; index += 1) {
@@ -44,6 +49,7 @@ const insert: CommandHandler = async (context) => {
       collection.insert(prepareForInsert(documents[index]), journal);
       inserted += 1;
     } catch (error) {
+      if (failsWholeCommand(error)) throw error;
       writeErrors.push(writeErrorEntry(index, error));
       if (ordered) break;
     }
@@ -58,7 +64,7 @@ interface UpdateStatementResult {
 }
 
 /** Runs one update statement (`{q, u, upsert, multi, arrayFilters}`) against a collection. */
-export function runUpdateStatement(collection: Collection, statement: Document, journal: WriteJournal | undefined): UpdateStatementResult {
+export function runUpdateStatement(target: LazyCollection, statement: Document, journal: WriteJournal | undefined): UpdateStatementResult {
   const filter = isPlainObject(statement.q) ? statement.q : {};
   const update = statement.u as UpdateSpec;
   if (update === undefined || (!Array.isArray(update) && !isPlainObject(update))) {
@@ -70,13 +76,14 @@ export function runUpdateStatement(collection: Collection, statement: Document, 
     throw new CommandError(ErrorCode.FailedToParse, 'multi update is not supported for replacement-style update');
   }
   const sort = isPlainObject(statement.sort) ? statement.sort : undefined;
-  const targets = findMatchingDocuments(collection, filter, { limit: multi ? undefined : 1, sort });
+  const targets = findMatchingDocuments(target.existing(), filter, { limit: multi ? undefined : 1, sort });
   if (targets.length === 0) {
     if (statement.upsert !== true) return { matched: 0, modified: 0 };
     const document = buildUpsertDocument(filter, update, arrayFilters);
-    collection.insert(document, journal);
+    target.create().insert(document, journal);
     return { matched: 0, modified: 0, upsertedId: document._id };
   }
+  const collection = target.create();
   let modified = 0;
   for (const current of targets) {
     const outcome = applyUpdate(current, update, { filter, arrayFilters, isInsert: false });
@@ -91,18 +98,20 @@ const update: CommandHandler = async (context) => {
   const name = collectionNameArgument(context.body, 'update');
   const statements = statementList(context.body, 'updates', 'update');
   const ordered = context.body.ordered !== false;
-  const { collection, journal } = await writeTarget(context, name);
+  const journal = await context.beginWrite();
+  const target = lazyCollection(context, name, journal);
   const writeErrors: Document[] = [];
   const upserted: Document[] = [];
   let matched = 0;
   let modified = 0;
   for (let index = 0; index < statements.length; index += 1) {
     try {
-      const result = runUpdateStatement(collection, statements[index], journal);
+      const result = runUpdateStatement(target, statements[index], journal);
       matched += result.matched;
       modified += result.modified;
       if (result.upsertedId !== undefined) upserted.push({ index, _id: result.upsertedId });
     } catch (error) {
+      if (failsWholeCommand(error)) throw error;
       writeErrors.push(writeErrorEntry(index, error));
       if (ordered) break;
     }
@@ -120,8 +129,8 @@ const deleteCommand: CommandHandler = async (context) => {
   const name = collectionNameArgument(context.body, 'delete');
   const statements = statementList(context.body, 'deletes', 'delete');
   const ordered = context.body.ordered !== false;
-  const collection = context.engine.storage.getCollection(context.database, name);
   const journal = await context.beginWrite();
+  const collection = context.engine.storage.getCollection(context.database, name);
   const writeErrors: Document[] = [];
   let deleted = 0;
   for (let index = 0; index < statements.length; index += 1) {
@@ -136,6 +145,7 @@ const deleteCommand: CommandHandler = async (context) => {
         deleted += 1;
       }
     } catch (error) {
+      if (failsWholeCommand(error)) throw error;
       writeErrors.push(writeErrorEntry(index, error));
       if (ordered) break;
     }

@@ -1,0 +1,70 @@
+import { Arg, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Scope } from '../auth';
+import type { GraphQLContext } from '../context';
+import { badRequest } from '../errors';
+import type { FlightData } from '../flights/flight.service';
+import { Flight } from '../flights/flight.type';
+import { listComplexity } from '../graphql/complexity';
+import {
+  Passenger,
+  PassengerList,
+  PassengerListChange,
+  PassengerListChangesInput,
+  PassengerListPushResult,
+} from './passenger.type';
+import type { PassengerChangeSet } from './passenger-list.plan';
+
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,200}$/;
+
+@Resolver(() => PassengerList)
+export class PassengerListResolver {
+  @Authorized(Scope.PassengersRead)
+  @Query(() => PassengerList, { description: 'A flight’s passenger list and its version (0 and empty when it has none).' })
+  passengerList(@Arg('flightId', () => Int) flightId: number, @Ctx() ctx: GraphQLContext) {
+    return ctx.services.passengerLists.get(flightId);
+  }
+
+  @Authorized(Scope.PassengersRead)
+  @Query(() => [PassengerListChange], { complexity: listComplexity, description: 'Applied pushes of a flight’s list, newest first.' })
+  passengerListHistory(@Arg('flightId', () => Int) flightId: number, @Ctx() ctx: GraphQLContext) {
+    return ctx.services.passengerLists.history(flightId);
+  }
+
+  @Authorized(Scope.PassengersWrite)
+  @Mutation(() => PassengerListPushResult, {
+    description: 'Applies created, modified and deleted records to a flight’s passenger list, all or nothing.',
+  })
+  pushPassengerList(
+    @Arg('flightId', () => Int) flightId: number,
+    @Arg('changes', () => PassengerListChangesInput) changes: PassengerListChangesInput,
+    @Arg('expectedVersion', () => Int, { nullable: true, description: 'Fail with PRECONDITION_FAILED unless the list is at this version.' }) expectedVersion: number | null,
+    @Arg('idempotencyKey', () => String, { nullable: true, description: 'Retries with the same key and changes within 24 hours return the first result.' }) idempotencyKey: string | null,
+    @Ctx() ctx: GraphQLContext,
+  ) {
+    if (idempotencyKey !== null && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
+      throw badRequest('Idempotency-Key must be 1 to 200 visible ASCII characters', [{ field: 'Idempotency-Key', message: 'expected 1 to 200 visible ASCII characters, e.g. a UUID' }]);
+    }
+    return ctx.services.passengerLists.push({
+      flightId,
+      changes: plainChanges(changes),
+      expectedVersion,
+      idempotencyKey,
+      principal: ctx.principal!,
+    });
+  }
+}
+
+/** type-graphql hands over class instances; the plan (and the idempotency hash) wants plain data. */
+function plainChanges(changes: PassengerListChangesInput): PassengerChangeSet {
+  const plain = (record: object) => Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined));
+  return { created: changes.created.map(plain), modified: changes.modified.map(plain), deleted: changes.deleted };
+}
+
+@Resolver(() => Flight)
+export class FlightPassengersResolver {
+  @Authorized(Scope.PassengersRead)
+  @FieldResolver(() => [Passenger], { complexity: listComplexity, description: 'The flight’s passenger list (scope passengers:read).' })
+  passengers(@Root() flight: FlightData, @Ctx() ctx: GraphQLContext) {
+    return ctx.loaders.passengersByFlight.load(flight.id);
+  }
+}

@@ -1,0 +1,172 @@
+import request from 'supertest';
+import { PassengerListDocument, PassengerListHistoryDocument } from '../../src/graphql/generated/operations';
+import { passengerRecord } from '../helpers/passengers';
+import { startTestApp, type TestApp } from '../helpers/test-app';
+import { createFlight, createReferenceData } from '../helpers/timeline-fixtures';
+
+describe('POST /api/broker/v0/flight/<flight_id>/passenger', () => {
+  let testApp: TestApp;
+  let writer: string;
+
+  beforeAll(async () => {
+    testApp = await startTestApp('passenger_push', { JSON_MAX_BYTES: '65536' });
+    writer = `Bearer ${await testApp.token(['passengers:write', 'passengers:read', 'timeline:read'], 'ops-desk')}`;
+    await createReferenceData(testApp);
+  });
+  afterAll(() => testApp.close());
+
+  const newFlight = () => createFlight(testApp, { resourceId: 1, from: 'LIRF', to: 'LPPT', departureAt: '2026-12-20T09:00:00Z', arrivalAt: '2026-12-20T12:00:00Z' });
+  const push = (flightId: number, body: unknown, headers: Record<string, string> = {}) => {
+    const call = request(testApp.app).post(`/api/broker/v0/flight/${flightId}/passenger`).set('Authorization', writer);
+    for (const [name, value] of Object.entries(headers)) call.set(name, value);
+    return call.send(body as object);
+  };
+  const list = async (flightId: number) => (await testApp.graphql(PassengerListDocument, { flightId })).body.data!.passengerList;
+
+  it('creates records, normalises them, answers with counts and an ETag, and the timeline counts them at once', async () => {
+    const flightId = await newFlight();
+    const response = await push(flightId, { created: [passengerRecord(1), passengerRecord(2, { surname: ' de  luca ', email: 'ANNA@Example.COM', phone: '+39 347 123 4567', gender: 'female' }), passengerRecord(3, { idvolo: flightId })], modified: [], deleted: [] }).expect(200);
+    expect(response.body).toEqual({ status: 'ok', flight_id: flightId, version: 1, created: 3, modified: 0, deleted: 0, passengers: 3, warnings: [] });
+    expect(response.headers.etag).toBe('"1"');
+    const stored = await list(flightId);
+    expect(stored.version).toBe(1);
+    expect(stored.passengers[1]).toMatchObject({ id: 2, idvolo: flightId, surname: 'DE LUCA', nazionalita: 'IT', gender: 'F', email: 'ANNA@example.com', phone: '+393471234567', row_number: 2 });
+    const timeline = await request(testApp.app).get('/api/broker/v0/calendar/timeline/event?start=2026-12-20&end=2026-12-20').set('Authorization', writer).expect(200);
+    expect(timeline.body.find((entry: { flight_id: number }) => entry.flight_id === flightId).passengers).toBe(3);
+  });
+
+  it('modifies only the fields present, deletes by id or {id}, and keeps list order', async () => {
+    const flightId = await newFlight();
+    await push(flightId, { created: [1, 2, 3, 4].map((id) => passengerRecord(id)), modified: [], deleted: [] }).expect(200);
+    const response = await push(flightId, { created: [], modified: [{ id: 2, name: 'Luigi' }, { id: 3, email: 'x@example.org' }], deleted: [1, { id: 4 }] }).expect(200);
+    expect(response.body).toMatchObject({ version: 2, created: 0, modified: 2, deleted: 2, passengers: 2 });
+    const stored = await list(flightId);
+    expect(stored.passengers.map((p) => [p.id, p.name, p.email, p.surname])).toEqual([[2, 'LUIGI', null, 'ROSSI'], [3, 'MARIO', 'x@example.org', 'ROSSI']]);
+  });
+
+  it('reports every problem of a bad change set at once with 422 and changes nothing', async () => {
+    const flightId = await newFlight();
+    await push(flightId, { created: [passengerRecord(1)], modified: [], deleted: [] }).expect(200);
+    const response = await push(flightId, {
+      created: [passengerRecord(2), passengerRecord(3, { date_born: '31/02/1990', email: 'not-an-email' }), passengerRecord(4, { idvolo: flightId + 1, nazionalita: 'Atlantis' }), { id: 5 }],
+      modified: [{ id: 1, scadenza: '1970-01-01' }, { id: 99, name: 'X' }],
+      deleted: [77, 'x'],
+    }).expect(422);
+    expect(response.body.error.code).toBe('UNPROCESSABLE');
+    const where = response.body.error.details.map((d: { group: string; index: number; id: number | null; field: string }) => `${d.group}[${d.index}] ${d.id} ${d.field}`);
+    expect(where).toEqual(expect.arrayContaining([
+      'created[1] 3 date_born', 'created[1] 3 email', 'created[2] 4 idvolo', 'created[2] 4 nazionalita',
+      'created[3] 5 surname', 'created[3] 5 gender', 'modified[0] 1 scadenza', 'modified[1] 99 id', 'deleted[0] 77 id', 'deleted[1] null id',
+    ]));
+    for (const detail of response.body.error.details) expect(detail.message).toEqual(expect.any(String));
+    const stored = await list(flightId);
+    expect(stored.version).toBe(1);
+    expect(stored.passengers.map((p) => p.id)).toEqual([1]);
+  });
+
+  it('treats an identical re-created record as a retried no-op and a different one as 409', async () => {
+    const flightId = await newFlight();
+    await push(flightId, { created: [passengerRecord(1)], modified: [], deleted: [] }).expect(200);
+    const retry = await push(flightId, { created: [passengerRecord(1)], modified: [], deleted: [] }).expect(200);
+    expect(retry.body).toMatchObject({ version: 1, created: 0, passengers: 1 });
+    const clash = await push(flightId, { created: [passengerRecord(1, { name: 'Giulia', gender: 'F' })], modified: [], deleted: [] }).expect(409);
+    expect(clash.body.error.details).toEqual([expect.objectContaining({ group: 'created', index: 0, id: 1 })]);
+    expect(clash.body.error.message).toContain('passenger 1 already exists');
+  });
+
+  it('replays the first answer to a repeated Idempotency-Key and refuses the key with another body', async () => {
+    const flightId = await newFlight();
+    const body = { created: [passengerRecord(1)], modified: [], deleted: [] };
+    const first = await push(flightId, body, { 'Idempotency-Key': 'req-42' }).expect(200);
+    const again = await push(flightId, body, { 'Idempotency-Key': 'req-42' }).expect(200);
+    expect(again.body).toEqual(first.body);
+    expect(again.headers.etag).toBe(first.headers.etag);
+    const other = await push(flightId, { ...body, deleted: [1] }, { 'Idempotency-Key': 'req-42' }).expect(409);
+    expect(other.body.error.message).toContain('Idempotency-Key');
+    const history = (await testApp.graphql(PassengerListHistoryDocument, { flightId })).body.data!.passengerListHistory;
+    expect(history).toHaveLength(1);
+    expect(history[0]).toMatchObject({ version: 1, subject: 'ops-desk', idempotencyKey: 'req-42', created: 1, passengers: 1 });
+  });
+
+  it('answers a stale If-Match with 412 and applies a current one', async () => {
+    const flightId = await newFlight();
+    await push(flightId, { created: [passengerRecord(1)], modified: [], deleted: [] }).expect(200);
+    const stale = await push(flightId, { created: [passengerRecord(2)], modified: [], deleted: [] }, { 'If-Match': '"0"' }).expect(412);
+    expect(stale.body.error.code).toBe('PRECONDITION_FAILED');
+    expect((await list(flightId)).passengers).toHaveLength(1);
+    const current = await push(flightId, { created: [passengerRecord(2)], modified: [], deleted: [] }, { 'If-Match': '"1"' }).expect(200);
+    expect(current.headers.etag).toBe('"2"');
+    await push(flightId, { created: [], modified: [], deleted: [] }, { 'If-Match': 'yesterday' }).expect(400);
+  });
+
+  it('loses no passenger when 50 pushes run at once', async () => {
+    const flightId = await newFlight();
+    const responses = await Promise.all(Array.from({ length: 50 }, (_, index) => push(flightId, { created: [passengerRecord(index + 1)], modified: [], deleted: [] })));
+    expect(responses.map((response) => response.status)).toEqual(Array(50).fill(200));
+    const stored = await list(flightId);
+    expect(stored.passengers).toHaveLength(50);
+    expect(stored.version).toBe(50);
+    expect(new Set(responses.map((response) => response.body.version)).size).toBe(50);
+  });
+
+  it('resolves row_number_parent_id to the parent’s id and checks links', async () => {
+    const flightId = await newFlight();
+    const adult = passengerRecord(10, { row_number: 1, is_carring_infant: true });
+    const infant = passengerRecord(11, { row_number: 2, row_number_parent_id: 1, name: 'Bimbo', date_born: '2026-03-01' });
+    const response = await push(flightId, { created: [adult, infant], modified: [], deleted: [] }).expect(200);
+    expect(response.body.warnings).toEqual([]);
+    expect((await list(flightId)).passengers.map((p) => [p.id, p.parent_id])).toEqual([[10, null], [11, 10]]);
+
+    const dangling = await push(flightId, { created: [passengerRecord(12, { parent_id: 99 })], modified: [], deleted: [] }).expect(422);
+    expect(dangling.body.error.details[0]).toMatchObject({ group: 'created', index: 0, id: 12, field: 'parent_id' });
+    const circular = await push(flightId, { created: [passengerRecord(20, { parent_id: 21 }), passengerRecord(21, { parent_id: 20 })], modified: [], deleted: [] }).expect(422);
+    expect(circular.body.error.details[0].message).toMatch(/circular/);
+    const orphaning = await push(flightId, { created: [], modified: [], deleted: [10] }).expect(422);
+    expect(orphaning.body.error.details[0]).toMatchObject({ group: 'deleted', index: 0, id: 10 });
+    expect(orphaning.body.error.details[0].message).toContain('names it as parent');
+    await push(flightId, { created: [], modified: [], deleted: [11, 10] }).expect(200);
+  });
+
+  it('returns domain warnings in the success body', async () => {
+    const flightId = await newFlight();
+    const response = await push(flightId, {
+      created: [
+        passengerRecord(1, { scadenza: '2026-12-01' }),
+        passengerRecord(2, { date_born: '2025-06-01' }),
+        passengerRecord(3, { is_carring_infant: true }),
+        passengerRecord(4, { parent_id: 1 }),
+        passengerRecord(5, { numberdoc: 'YA1000001' }),
+      ],
+      modified: [],
+      deleted: [],
+    }).expect(200);
+    const codes = response.body.warnings.map((w: { code: string; id: number }) => `${w.code}:${w.id}`);
+    expect(codes.sort()).toEqual(['CARRIER_WITHOUT_INFANT:3', 'DOCUMENT_EXPIRES_BEFORE_DEPARTURE:1', 'DUPLICATE_DOCUMENT:5', 'INFANT_CARRIER_NOT_MARKED:4', 'INFANT_WITHOUT_PARENT:2', 'PARENT_LINK_ON_NON_INFANT:4']);
+  });
+
+  it('rejects what is not a JSON change set with 400, 413 or 415', async () => {
+    const flightId = await newFlight();
+    const plain = await request(testApp.app).post(`/api/broker/v0/flight/${flightId}/passenger`).set('Authorization', writer).set('Content-Type', 'text/plain').send('{}').expect(415);
+    expect(plain.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    const missing = await push(flightId, { created: [] }).expect(400);
+    expect(missing.body.error.details.map((d: { field: string }) => d.field)).toEqual(['modified', 'deleted']);
+    const broken = await request(testApp.app).post(`/api/broker/v0/flight/${flightId}/passenger`).set('Authorization', writer).set('Content-Type', 'application/json').send('{"created": [').expect(400);
+    expect(broken.body.error.message).toMatch(/JSON/);
+    const huge = await push(flightId, { created: Array.from({ length: 400 }, (_, i) => passengerRecord(i + 1)), modified: [], deleted: [] }).expect(413);
+    expect(huge.body.error.code).toBe('PAYLOAD_TOO_LARGE');
+    const unknownField = await push(flightId, { created: [{ ...passengerRecord(1), nickname: 'Super' }], modified: [], deleted: [] }).expect(400);
+    expect(unknownField.body.error.message).toContain('nickname');
+    const wrongType = await push(flightId, { created: [passengerRecord(1, { id: 'one' })], modified: [], deleted: [] }).expect(400);
+    expect(wrongType.body.error.message).toContain('created[0].id');
+  });
+
+  it('answers 404 for an unknown flight, 400 for a bad id, 401 without a token and 403 without passengers:write', async () => {
+    await push(999999, { created: [], modified: [], deleted: [] }).expect(404);
+    await push('abc' as unknown as number, { created: [], modified: [], deleted: [] }).expect(400);
+    const flightId = await newFlight();
+    await request(testApp.app).post(`/api/broker/v0/flight/${flightId}/passenger`).send({ created: [], modified: [], deleted: [] }).expect(401);
+    const reader = await testApp.token(['passengers:read']);
+    const forbidden = await request(testApp.app).post(`/api/broker/v0/flight/${flightId}/passenger`).set('Authorization', `Bearer ${reader}`).send({ created: [], modified: [], deleted: [] }).expect(403);
+    expect(forbidden.headers['www-authenticate']).toContain('scope="passengers:write"');
+  });
+});
