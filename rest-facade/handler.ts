@@ -44,13 +44,13 @@ export function facadeHandler<Data, Variables extends Record<string, unknown>>(
         { contextValue },
       );
       if (response.body.kind !== 'single') throw new Error('incremental delivery is not used by the facade');
-      const { data, errors } = response.body.singleResult;
+      const { data, errors, extensions } = response.body.singleResult;
       if (errors?.length) {
         const headers = Object.fromEntries(response.http.headers);
         sendError(res, fromGraphQLError(errors[0], response.http.status, headers));
         return;
       }
-      for (const [name, value] of Object.entries(route.toHeaders?.(data as Data) ?? {})) res.setHeader(name, value);
+      for (const [name, value] of Object.entries(route.toHeaders?.(data as Data, extensions ?? {}) ?? {})) res.setHeader(name, value);
       res.status(200).json(route.toResponse(data as Data, req));
     } catch (error) {
       const appError = toAppError(error);

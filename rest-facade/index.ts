@@ -6,11 +6,12 @@ import { sendError } from './errors';
 import { buildOpenApiDocument } from './openapi';
 import { passengerRoutes } from './passengers.routes';
 import { timelineRoutes } from './timeline.routes';
+import { templateHandler, uploadRoutes } from './upload.routes';
 import type { Config } from '../src/config';
 
 /** Every legacy route, in the order the contract lists them (plus FullCalendar's resources feed). */
 export function facadeRoutes(config: Config): AnyFacadeRoute[] {
-  return [...timelineRoutes, ...passengerRoutes(config)];
+  return [...timelineRoutes, ...uploadRoutes(config), ...passengerRoutes(config)];
 }
 
 export const FACADE_BASE_PATH = '/api/broker/v0';
@@ -22,6 +23,8 @@ export function createFacadeRouter(deps: FacadeHandlerDeps & { config: Config; p
   router.get('/openapi.json', (req, res) => {
     res.json({ ...document, servers: [{ url: `${deps.publicBaseUrl(req)}${FACADE_BASE_PATH}` }] });
   });
+
+  router.get('/upload/template.xlsx', templateHandler);
 
   const methodsByPath = new Map<string, string[]>();
   const authenticate = facadeContext(deps);

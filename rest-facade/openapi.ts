@@ -78,6 +78,47 @@ export function buildOpenApiDocument() {
           },
         },
       },
+      '/upload/{id}': {
+        post: {
+          summary: 'Parse a passenger list spreadsheet',
+          description:
+            'Reads the .xlsx in the multipart field paxlist (first sheet with a recognisable header row; headings in English or Italian, any order) and answers the flight’s passenger records, one per data row, in row order. Stores nothing. Requires scope passengers:write. Ignored columns are listed, URL-encoded, in the X-Sheet-Warnings header.',
+          security: [{ bearer: ['passengers:write'] }],
+          parameters: [{ name: 'id', in: 'path', required: true, description: 'The flight id', schema: { type: 'integer', minimum: 1 } }],
+          requestBody: {
+            required: true,
+            content: {
+              'multipart/form-data': {
+                schema: { type: 'object', required: ['paxlist'], properties: { paxlist: { type: 'string', contentMediaType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' } } },
+              },
+            },
+          },
+          responses: {
+            '200': {
+              description: 'The parsed records (id null, row_number from 1)',
+              headers: { 'X-Sheet-Warnings': { description: 'URL-encoded remarks, such as ignored columns', schema: { type: 'string' } } },
+              content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/Passenger' } } } },
+            },
+            '400': errorResponse('Not multipart/form-data, or no file in the paxlist field'),
+            ...authErrors,
+            '404': errorResponse('No such flight'),
+            '413': errorResponse('The file, its rows or its uncompressed parts exceed the configured limits'),
+            '415': errorResponse('Not an .xlsx workbook (CSV, .xls, PDF, damaged zip…)'),
+            '422': errorResponse('No header row, missing required columns, an empty list, too many columns, or invalid cells: details name row_number, sheet_row, column, value and message'),
+            '503': errorResponse('The database is unavailable'),
+          },
+        },
+      },
+      '/upload/template.xlsx': {
+        get: {
+          summary: 'The passenger list spreadsheet template',
+          description: 'An .xlsx with the canonical headings, a frozen header row, validation lists and one example row. No token needed: it holds no data.',
+          security: [],
+          responses: {
+            '200': { description: 'The template', content: { 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': { schema: { type: 'string', contentEncoding: 'binary' } } } },
+          },
+        },
+      },
       '/flight/{flight_id}/passenger': {
         post: {
           summary: 'Push a passenger list change set',

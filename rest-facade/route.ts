@@ -16,8 +16,8 @@ export interface FacadeRoute<Data = unknown, Variables extends Record<string, un
   toVariables(req: Request): Variables | Promise<Variables>;
   /** Reshapes the operation's data into the legacy body. */
   toResponse(data: Data, req: Request): unknown;
-  /** Extra response headers derived from the data (ETag…). */
-  toHeaders?(data: Data): Record<string, string>;
+  /** Extra response headers derived from the data or the response extensions (ETag, warnings…). */
+  toHeaders?(data: Data, extensions: Record<string, unknown>): Record<string, string>;
 }
 
 /** Keeps each route's Data and Variables types linked while the table holds them side by side. */

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { type Express, type Request } from 'express';
+import { graphqlUploadExpress } from 'graphql-upload-minimal';
 import { pinoHttp } from 'pino-http';
 import { createFacadeRouter, FACADE_BASE_PATH } from '../rest-facade';
 import { sendError, toAppError } from '../rest-facade/errors';
@@ -61,6 +62,8 @@ export async function createApp({ config, logger, database }: AppDeps): Promise<
 
   app.use(
     '/graphql',
+    // Multipart requests (file uploads) only; Apollo's CSRF prevention still demands a preflight header.
+    graphqlUploadExpress({ maxFileSize: config.limits.uploadMaxBytes, maxFiles: 1, maxFieldSize: config.limits.jsonMaxBytes }),
     express.json({ limit: config.limits.jsonMaxBytes }),
     expressMiddleware(apollo, { context: async ({ req }) => createContext(req) }),
   );

@@ -25,6 +25,10 @@ export interface GraphQLContext {
   config: Config;
   logger: Logger;
   requestId: string;
+  /** `scheme://host` the client used, for absolute URLs in answers. */
+  baseUrl: string;
+  /** Non-fatal remarks of this request; a plugin puts them in the response's extensions.warnings. */
+  warnings: string[];
 }
 
 export function createLoaders(services: Services, models: Models): Loaders {
@@ -64,7 +68,8 @@ export interface ContextFactoryDeps {
 
 /** The minimum of an HTTP request the context needs (Express's Request satisfies it). */
 export interface ContextRequest {
-  headers: { authorization?: string };
+  headers: { authorization?: string; host?: string };
+  protocol?: string;
   id?: unknown;
   log?: Logger;
 }
@@ -81,5 +86,7 @@ export function createContextFactory(deps: ContextFactoryDeps) {
     config: deps.config,
     logger: req.log ?? deps.logger,
     requestId: String(req.id ?? ''),
+    baseUrl: `${req.protocol ?? 'http'}://${req.headers.host ?? deps.config.publicHost}`,
+    warnings: [],
   });
 }

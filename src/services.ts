@@ -4,6 +4,7 @@ import type { Config } from './config';
 import type { Models } from './db/models';
 import { FlightService } from './flights/flight.service';
 import { PassengerListService } from './passengers/passenger-list.service';
+import { PassengerUploadService } from './passengers/passenger-upload.service';
 import { ResourceService } from './resources/resource.service';
 import { TimelineService } from './timeline/timeline.service';
 
@@ -14,6 +15,7 @@ export interface Services {
   flights: FlightService;
   timeline: TimelineService;
   passengerLists: PassengerListService;
+  passengerUploads: PassengerUploadService;
 }
 
 export function createServices(connection: Connection, models: Models, config: Config): Services {
@@ -23,5 +25,6 @@ export function createServices(connection: Connection, models: Models, config: C
     flights: new FlightService({ connection, ...models }),
     timeline: new TimelineService({ ...models, publicHost: config.publicHost }),
     passengerLists: new PassengerListService(models),
+    passengerUploads: new PassengerUploadService({ flights: models.flights, limits: config.limits }),
   };
 }

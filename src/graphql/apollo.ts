@@ -1,5 +1,5 @@
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
@@ -9,6 +9,7 @@ import type { GraphQLContext } from '../context';
 import { AppError, ErrorCode } from '../errors';
 import type { Logger } from '../logger';
 import { createErrorFormatter } from './error-format';
+import { jitExecutionPlugin } from './jit-execution';
 
 /** Rejects operations whose estimated cost exceeds the limit, before any resolver runs. */
 function costLimitPlugin(schema: GraphQLSchema, maxCost: number): ApolloServerPlugin<GraphQLContext> {
@@ -41,12 +42,18 @@ function costLimitPlugin(schema: GraphQLSchema, maxCost: number): ApolloServerPl
   };
 }
 
-/** A response whose errors say the database is down is a 503, not a 200 with errors. */
-const unavailableStatusPlugin: ApolloServerPlugin<GraphQLContext> = {
+/**
+ * Last touches on a response: a 503 when its errors say the database is down (not a 200 with
+ * errors), and the request's non-fatal remarks as `extensions.warnings`.
+ */
+const responseShapingPlugin: ApolloServerPlugin<GraphQLContext> = {
   async requestDidStart() {
     return {
-      async willSendResponse({ response }) {
+      async willSendResponse({ response, contextValue }) {
         if (response.body.kind !== 'single') return;
+        if (contextValue.warnings?.length) {
+          response.body.singleResult.extensions = { ...response.body.singleResult.extensions, warnings: contextValue.warnings };
+        }
         const errors = response.body.singleResult.errors ?? [];
         if (errors.some((error) => error.extensions?.code === ErrorCode.SERVICE_UNAVAILABLE)) {
           response.http.status = 503;
@@ -76,8 +83,12 @@ export function createApolloServer(schema: GraphQLSchema, config: Config, logger
       }),
     ],
     plugins: [
+      // No cache hints are used; Apollo's default cache-control plugin would wrap every field
+      // resolver (measured: a third of a 5,000-entry timeline's GraphQL time).
+      ApolloServerPluginCacheControlDisabled(),
       costLimitPlugin(schema, config.limits.graphqlMaxCost),
-      unavailableStatusPlugin,
+      jitExecutionPlugin(schema),
+      responseShapingPlugin,
       config.nodeEnv === 'production'
         ? ApolloServerPluginLandingPageDisabled()
         : ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }),

@@ -1,17 +1,29 @@
+import { mergeSchemas } from '@graphql-tools/schema';
 import type { GraphQLSchema } from 'graphql';
 import { buildSchema } from 'type-graphql';
 import { AirportResolver } from '../airports/airport.resolver';
 import { FlightEndpointResolver, FlightResolver } from '../flights/flight.resolver';
 import { FlightPassengersResolver, PassengerListResolver } from '../passengers/passenger-list.resolver';
+import { passengerUploadResolvers, passengerUploadTypeDefs } from '../passengers/passenger-upload.schema';
 import { ResourceResolver } from '../resources/resource.resolver';
 import { TimelineResolver } from '../timeline/timeline.resolver';
 import { scopeAuthChecker } from './auth-checker';
 
 let cached: Promise<GraphQLSchema> | undefined;
 
-/** The service's schema, built once per process from the type-graphql resolvers. */
+/**
+ * The service's schema, built once per process: the code-first type-graphql resolvers, merged with
+ * the SDL-first file-transfer module (the Upload scalar and the upload mutation).
+ */
 export function gatewaySchema(): Promise<GraphQLSchema> {
-  cached ??= buildSchema({
+  cached ??= buildCodeFirstSchema().then((codeFirst) =>
+    mergeSchemas({ schemas: [codeFirst], typeDefs: passengerUploadTypeDefs, resolvers: passengerUploadResolvers }),
+  );
+  return cached;
+}
+
+function buildCodeFirstSchema(): Promise<GraphQLSchema> {
+  return buildSchema({
     resolvers: [
       AirportResolver,
       ResourceResolver,
@@ -25,5 +37,4 @@ export function gatewaySchema(): Promise<GraphQLSchema> {
     authMode: 'error',
     validate: false,
   });
-  return cached;
 }

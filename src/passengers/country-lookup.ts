@@ -16,6 +16,7 @@ const EXTRA_NAMES: Record<string, string> = {
   galles: 'GB',
   northernireland: 'GB',
   irlandadelnord: 'GB',
+  statiuniti: 'US',
   holland: 'NL',
   olanda: 'NL',
 };

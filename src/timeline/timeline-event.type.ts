@@ -10,7 +10,7 @@ registerEnumType(TimelineView, {
   description: 'CALENDAR orders entries by departure then flight id; RESOURCE by resource id, then departure.',
 });
 
-@ObjectType({ description: 'An airport as a timeline entry shows it (the legacy `dep` and `arr` objects).' })
+@ObjectType({ description: 'An airport as a timeline entry shows it (the legacy `dep` and `arr` objects).', simpleResolvers: true })
 export class TimelineAirport {
   @Field()
   icao: string;
@@ -25,7 +25,11 @@ export class TimelineAirport {
   city: string;
 }
 
-@ObjectType({ description: 'One flight as a timeline entry: every field of the legacy v0 entry, in GraphQL naming.' })
+@ObjectType({
+  description: 'One flight as a timeline entry: every field of the legacy v0 entry, in GraphQL naming.',
+  // Plain data, no per-field middleware: graphql-js's default resolver, thousands of entries per answer.
+  simpleResolvers: true,
+})
 export class TimelineEvent {
   @Field(() => Int)
   resourceId: number;

@@ -2,6 +2,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import request from 'supertest';
 import { startTestApp, type TestApp } from '../helpers/test-app';
+import { buildPassengerWorkbook, passenger } from '../helpers/passenger-workbook';
 import { passengerRecord } from '../helpers/passengers';
 import { createFlight, createReferenceData } from '../helpers/timeline-fixtures';
 
@@ -38,7 +39,7 @@ describe('REST facade: error model, routing and OpenAPI', () => {
 
   it('publishes an OpenAPI 3.1 document of every route, without a token', async () => {
     expect(openapi.openapi).toBe('3.1.0');
-    expect(Object.keys(openapi.paths)).toEqual(expect.arrayContaining(['/calendar/timeline/event', '/resource/timeline/event', '/resource/timeline/resources']));
+    expect(Object.keys(openapi.paths)).toEqual(expect.arrayContaining(['/calendar/timeline/event', '/resource/timeline/event', '/upload/{id}', '/flight/{flight_id}/passenger', '/resource/timeline/resources', '/upload/template.xlsx']));
     expect(openapi.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
   });
 
@@ -68,6 +69,17 @@ describe('REST facade: error model, routing and OpenAPI', () => {
     expectMatchesOpenApi('/flight/{flight_id}/passenger', 'post', 409, clash.body);
     const stale = await post({ created: [], modified: [], deleted: [1] }, { 'If-Match': '"7"' }).expect(412);
     expectMatchesOpenApi('/flight/{flight_id}/passenger', 'post', 412, stale.body);
+  });
+
+  it('documents the upload route’s answers as they really are', async () => {
+    const writer = `Bearer ${await testApp.token(['passengers:write'])}`;
+    const send = (bytes: Buffer) => request(testApp.app).post(`/api/broker/v0/upload/${flightId}`).set('Authorization', writer).attach('paxlist', bytes, 'list.xlsx');
+    const parsed = await send(await buildPassengerWorkbook([passenger(), passenger({ surname: 'Neri' })])).expect(200);
+    expectMatchesOpenApi('/upload/{id}', 'post', 200, parsed.body);
+    const invalid = await send(await buildPassengerWorkbook([passenger({ gender: 'robot' })])).expect(422);
+    expectMatchesOpenApi('/upload/{id}', 'post', 422, invalid.body);
+    const notXlsx = await send(Buffer.from('%PDF-1.7\n')).expect(415);
+    expectMatchesOpenApi('/upload/{id}', 'post', 415, notXlsx.body);
   });
 
   it('answers an unknown path under the base with a JSON 404', async () => {

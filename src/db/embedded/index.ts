@@ -47,7 +47,10 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
     address: () => `${host}:${port}`,
     openConnections: () => connections(),
   };
-  const server = await listenForClients(engine, host, port);
+  const server = await listenForClients(engine, host, port).catch((error: unknown) => {
+    cursors.closeAll();
+    throw error;
+  });
   port = server.port;
   const stopTtlMonitor = startTtlMonitor(storage, engine.logger, options.ttlMonitorIntervalMs ?? 60_000);
   connections = server.connectionCount;

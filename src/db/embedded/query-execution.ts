@@ -5,14 +5,17 @@ import type { Collection } from './collection';
 import { collectPathValues } from './document-paths';
 import { CommandError, ErrorCode } from './errors';
 import { candidateDocuments } from './query-planner';
+import { compileSimpleFilter } from './simple-filter';
 
 export type DocumentMatcher = (document: Document) => boolean;
 
-/** Compiles a query filter once (mingo) so it can test many candidates. */
+/** Compiles a query filter once (the simple-filter fast path, else mingo) so it can test many candidates. */
 export function compileFilter(filter: unknown): DocumentMatcher {
   if (filter === undefined || filter === null) return () => true;
   if (!isPlainObject(filter)) throw new CommandError(ErrorCode.TypeMismatch, "BSON field 'filter' is the wrong type, expected type 'object'");
   if (Object.keys(filter).length === 0) return () => true;
+  const simple = compileSimpleFilter(filter);
+  if (simple) return simple;
   const query = new Query(filter, {});
   return (document) => query.test(document);
 }

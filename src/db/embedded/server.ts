@@ -3,7 +3,7 @@ import type { Document } from 'bson';
 import type { EngineState } from './command-context';
 import { runCommand } from './command-dispatcher';
 import { errorReply, CommandError, ErrorCode } from './errors';
-import { decodeRequest, encodeLegacyReply, encodeMsgReply, readHeader, type Request } from './wire-protocol';
+import { decodeRequest, encodeLegacyReply, encodeMsgReply, OpCode, readHeader, type Request } from './wire-protocol';
 
 const MAX_MESSAGE_BYTES = 48_000_000;
 const MIN_MESSAGE_BYTES = 16;
@@ -68,7 +68,7 @@ class ClientConnection {
       const header = readHeader(frame);
       this.engine.logger.warn({ err: error, connectionId: this.id }, 'embedded mongo received a malformed message');
       const reply = errorReply(new CommandError(ErrorCode.FailedToParse, `malformed message: ${(error as Error).message}`));
-      this.write(header.opCode === 2004 ? encodeLegacyReply(this.nextRequestId(), header.requestId, reply, true) : encodeMsgReply(this.nextRequestId(), header.requestId, reply));
+      this.write(header.opCode === OpCode.QUERY ? encodeLegacyReply(this.nextRequestId(), header.requestId, reply, true) : encodeMsgReply(this.nextRequestId(), header.requestId, reply));
       return;
     }
     try {

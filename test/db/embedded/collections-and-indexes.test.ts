@@ -192,11 +192,17 @@ describe('embedded engine: collections and indexes', () => {
         { $and: [{ n: 5 }, { s: 'k5' }] },
         { n: 'not a number' },
         { n: { $gt: 'a' } },
+        { tags: { $in: [0, 3] }, n: { $gte: 25 } },
+        { 'tags.1': 3 },
       ];
       for (const filter of filters) {
         const viaIndex = await indexed.find(filter, { projection: { _id: 0 } }).sort({ n: 1, s: 1, when: 1 }).toArray();
         const viaScan = await plain.find(filter, { projection: { _id: 0 } }).sort({ n: 1, s: 1, when: 1 }).toArray();
+        // Wrapped in $and, the filter takes the general query path rather than the simple-filter one.
+        const viaGeneralMatcher = await plain.find({ $and: [filter] }, { projection: { _id: 0 } }).sort({ n: 1, s: 1, when: 1 }).toArray();
         expect({ filter, docs: viaIndex }).toEqual({ filter, docs: viaScan });
+        expect({ filter, docs: viaGeneralMatcher }).toEqual({ filter, docs: viaScan });
+        expect(viaScan.length).toBeLessThan(docs.length);
       }
     });
 

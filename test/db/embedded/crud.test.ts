@@ -338,6 +338,23 @@ describe('embedded engine: insert, find, update and delete', () => {
     });
   });
 
+  describe('bulkWrite', () => {
+    it('runs mixed inserts, updates, upserts, replacements and deletes and reports each count', async () => {
+      const docs = freshCollection('bulk');
+      await docs.insertMany([{ k: 1 }, { k: 2 }, { k: 3 }]);
+      const result = await docs.bulkWrite([
+        { insertOne: { document: { k: 4 } } },
+        { updateOne: { filter: { k: 1 }, update: { $set: { seen: true } } } },
+        { updateMany: { filter: { k: { $gte: 3 } }, update: { $inc: { k: 10 } } } },
+        { updateOne: { filter: { k: 99 }, update: { $set: { created: true } }, upsert: true } },
+        { replaceOne: { filter: { k: 2 }, replacement: { k: 20 } } },
+        { deleteOne: { filter: { k: 1 } } },
+      ]);
+      expect(result).toMatchObject({ insertedCount: 1, matchedCount: 4, modifiedCount: 4, upsertedCount: 1, deletedCount: 1 });
+      expect((await docs.find({}, { projection: { _id: 0, k: 1 } }).sort({ k: 1 }).toArray()).map((doc) => doc.k)).toEqual([13, 14, 20, 99]);
+    });
+  });
+
   describe('delete', () => {
     it('deletes one match with limit 1 and all matches with limit 0', async () => {
       const docs = freshCollection('deletes');

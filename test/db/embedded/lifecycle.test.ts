@@ -31,6 +31,15 @@ describe('startEmbeddedMongo', () => {
     }
   });
 
+  it('fails to start on a port that is already taken', async () => {
+    const engine = await startEmbeddedMongo();
+    try {
+      await expect(startEmbeddedMongo({ port: engine.port })).rejects.toMatchObject({ code: 'EADDRINUSE' });
+    } finally {
+      await engine.stop();
+    }
+  });
+
   it('closes the listening socket and open client connections on stop', async () => {
     const engine = await startEmbeddedMongo();
     const client = await MongoClient.connect(`${engine.uri}/lifecycle`, { serverSelectionTimeoutMS: 300 });

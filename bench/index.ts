@@ -1,0 +1,37 @@
+/**
+ * `npm run bench`: every benchmark, one after the other, printing medians. Not a test: nothing
+ * here passes or fails on timings. The figures recorded with their machine and date are in
+ * bench/README.md. `npm run bench -- engine timeline` runs only the named ones.
+ */
+import 'reflect-metadata';
+import { formatAuthBench, runAuthBench } from './auth.bench';
+import { formatEngineBench, runEngineBench } from './engine.bench';
+import { formatPushBench, runPushBench } from './passenger-push.bench';
+import { formatSheetBench, runSheetBench } from './sheet.bench';
+import { formatTimelineBench, runTimelineBench } from './timeline.bench';
+
+const BENCHES: Record<string, () => Promise<string>> = {
+  engine: async () => formatEngineBench(await runEngineBench()),
+  timeline: async () => formatTimelineBench(await runTimelineBench()),
+  auth: async () => formatAuthBench(await runAuthBench()),
+  sheet: async () => formatSheetBench(await runSheetBench(), new Date().toISOString().slice(0, 10)),
+  push: async () => formatPushBench(await runPushBench()),
+};
+
+async function main(): Promise<void> {
+  const wanted = process.argv.slice(2);
+  const unknown = wanted.filter((name) => !(name in BENCHES));
+  if (unknown.length) {
+    console.error(`unknown benchmark ${unknown.join(', ')}: choose from ${Object.keys(BENCHES).join(', ')}`);
+    process.exit(2);
+  }
+  for (const name of wanted.length ? wanted : Object.keys(BENCHES)) {
+    console.log(`\n## ${name}\n`);
+    console.log(await BENCHES[name]());
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

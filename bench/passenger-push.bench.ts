@@ -1,0 +1,94 @@
+/**
+ * Push latency over HTTP against the real app on the embedded engine: a push of 500 created
+ * passengers onto an empty list, and a one-record modify on a 500-passenger list. Requests are
+ * sequential, so each timing is one request's latency; medians over the repetitions.
+ */
+import 'reflect-metadata';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { createApp } from '../src/app';
+import { mintToken } from '../src/auth';
+import { loadConfig } from '../src/config';
+import { openDatabase } from '../src/db/database';
+import { createLogger } from '../src/logger';
+import { seedDemoData } from '../src/seed/seed';
+
+export interface PushBenchResult {
+  node: string;
+  repetitions: number;
+  create500MedianMs: number;
+  modifyOneOf500MedianMs: number;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+function passenger(id: number) {
+  return {
+    id, surname: 'Bianchi', name: `Passenger ${id}`, luogonascita: 'IT', nazionalita: 'Italy', typedoc: 'P',
+    numberdoc: `YA${1_000_000 + id}`, date_born: '1985-03-14', scadenza: '2032-01-01', issuingstate: 'ITA',
+    email: `p${id}@example.com`, phone: '+39 347 123 4567', is_carring_infant: false, gender: 'F',
+  };
+}
+
+export async function runPushBench(repetitions = 15): Promise<PushBenchResult> {
+  const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', JWT_SECRET: 'bench-secret-bench-secret-bench-secret!' });
+  const logger = createLogger(config);
+  const database = await openDatabase(config, logger);
+  await database.ready;
+  await seedDemoData(database.models, { flights: repetitions * 2 + 2 });
+  const { app, stop } = await createApp({ config, logger, database });
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const token = await mintToken(config.auth, { sub: 'bench', scope: ['passengers:write'], ttlSeconds: 3600 });
+  const push = async (flightId: number, body: unknown) => {
+    const started = performance.now();
+    const response = await fetch(`${base}/api/broker/v0/flight/${flightId}/passenger`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    await response.arrayBuffer();
+    if (response.status !== 200) throw new Error(`push answered ${response.status}`);
+    return performance.now() - started;
+  };
+  try {
+    await database.models.passengerLists.deleteMany({});
+    const created500 = Array.from({ length: 500 }, (_, index) => passenger(index + 1));
+    const createTimes: number[] = [];
+    const modifyTimes: number[] = [];
+    // The first flight warms up the code paths; its timings are dropped.
+    for (let flightId = 1; flightId <= repetitions + 1; flightId += 1) {
+      const created = await push(flightId, { created: created500, modified: [], deleted: [] });
+      const modified = await push(flightId, { created: [], modified: [{ id: 250, email: `changed${flightId}@example.com` }], deleted: [] });
+      if (flightId > 1) {
+        createTimes.push(created);
+        modifyTimes.push(modified);
+      }
+    }
+    return { node: process.version, repetitions, create500MedianMs: median(createTimes), modifyOneOf500MedianMs: median(modifyTimes) };
+  } finally {
+    server.close();
+    await stop();
+    await database.close();
+  }
+}
+
+export function formatPushBench(result: PushBenchResult): string {
+  return [
+    `Passenger push over HTTP, embedded engine, ${result.repetitions} repetitions, medians (Node ${result.node}):`,
+    '| Push | Median latency |',
+    '|---|---|',
+    `| 500 created passengers onto an empty list | ${result.create500MedianMs.toFixed(1)} ms |`,
+    `| modify one record of a 500-passenger list | ${result.modifyOneOf500MedianMs.toFixed(1)} ms |`,
+  ].join('\n');
+}
+
+if (require.main === module) {
+  runPushBench()
+    .then((result) => console.log(formatPushBench(result)))
+    .catch((error: unknown) => {
+      console.error(error);
+      process.exitCode = 1;
+    });
+}

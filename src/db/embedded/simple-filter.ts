@@ -1,0 +1,94 @@
+import type { Document } from 'bson';
+import { compareValues, isPlainObject, typeRank, valueKey } from './bson-values';
+import { collectPathValues } from './document-paths';
+
+type ValuePredicate = (values: unknown[]) => boolean;
+
+/**
+ * A matcher for the filters applications send most (equality, `$eq`, `$in`, and `$gt/$gte/$lt/$lte`
+ * on plain scalar values) that avoids building a mingo query (whose set-up dominates the cost of
+ * a single-document lookup). Returns undefined for anything else, which then goes to mingo.
+ *
+ * Semantics follow MongoDB: a condition holds if any value reached by the path (arrays expanded
+ * one level at the end, traversed on the way) satisfies it; each operator of a range may be met
+ * by a different array element; comparisons only hold within one BSON type class.
+ */
+export function compileSimpleFilter(filter: Document): ((document: Document) => boolean) | undefined {
+  const checks: Array<{ path: string; test: ValuePredicate }> = [];
+  for (const [path, condition] of Object.entries(filter)) {
+    if (path.startsWith('$') || path.length === 0) return undefined;
+    const test = compileCondition(condition);
+    if (!test) return undefined;
+    checks.push({ path, test });
+  }
+  return (document) => checks.every(({ path, test }) => test(valuesAt(document, path)));
+}
+
+const NO_VALUES: unknown[] = [];
+
+/** The values a path reaches; top-level fields (the common case) skip the general path walk. */
+function valuesAt(document: Document, path: string): unknown[] {
+  if (path.includes('.')) return collectPathValues(document, path);
+  const value = document[path];
+  if (value === undefined) return NO_VALUES;
+  return Array.isArray(value) ? value : [value];
+}
+
+function isSimpleScalar(value: unknown): boolean {
+  if (value === null || value === undefined || Array.isArray(value) || value instanceof RegExp || isPlainObject(value)) return false;
+  if (typeof value === 'number' && Number.isNaN(value)) return false;
+  const rank = typeRank(value);
+  // numbers, strings, ObjectId, booleans, dates
+  return rank === 3 || rank === 4 || rank === 8 || rank === 9 || rank === 10;
+}
+
+function compileCondition(condition: unknown): ValuePredicate | undefined {
+  if (isSimpleScalar(condition)) return equalsOne(condition);
+  if (!isPlainObject(condition)) return undefined;
+  const operators = Object.entries(condition);
+  if (operators.length === 0) return undefined;
+  const predicates: ValuePredicate[] = [];
+  for (const [operator, operand] of operators) {
+    switch (operator) {
+      case '$eq':
+        if (!isSimpleScalar(operand)) return undefined;
+        predicates.push(equalsOne(operand));
+        break;
+      case '$in':
+        if (!Array.isArray(operand) || operand.length === 0 || !operand.every(isSimpleScalar)) return undefined;
+        predicates.push(equalsAny(new Set(operand.map(valueKey))));
+        break;
+      case '$gt':
+      case '$gte':
+      case '$lt':
+      case '$lte':
+        if (!isSimpleScalar(operand)) return undefined;
+        predicates.push(compares(operator, operand));
+        break;
+      default:
+        return undefined;
+    }
+  }
+  return (values) => predicates.every((predicate) => predicate(values));
+}
+
+function equalsAny(keys: Set<string>): ValuePredicate {
+  return (values) => values.some((value) => keys.has(valueKey(value)));
+}
+
+/** Equality with one scalar; strings and plain numbers compare without building value keys. */
+function equalsOne(operand: unknown): ValuePredicate {
+  const key = valueKey(operand);
+  if (typeof operand === 'string') return (values) => values.some((value) => value === operand);
+  if (typeof operand === 'number') {
+    return (values) => values.some((value) => (typeof value === 'number' ? value === operand : typeRank(value) === 3 && valueKey(value) === key));
+  }
+  return (values) => values.some((value) => valueKey(value) === key);
+}
+
+function compares(operator: string, operand: unknown): ValuePredicate {
+  const rank = typeRank(operand);
+  const accept = (order: number) =>
+    operator === '$gt' ? order > 0 : operator === '$gte' ? order >= 0 : operator === '$lt' ? order < 0 : order <= 0;
+  return (values) => values.some((value) => typeRank(value) === rank && accept(compareValues(value, operand)));
+}

@@ -1,0 +1,81 @@
+import { matchHeading, PASSENGER_SHEET_COLUMNS, type SheetField } from './heading-aliases';
+import { columnLetters } from './merged-cells';
+import type { SheetProblem } from './sheet-error';
+
+/** How many rows from the top of a sheet may hold titles or blanks before the header row. */
+export const HEADER_SEARCH_ROWS = 30;
+/** A row is taken for the header when this many different passenger fields are named in it. */
+const MIN_RECOGNISED_FIELDS = 2;
+
+export interface MappedColumn {
+  column: number;
+  /** The heading as written in the file. */
+  heading: string;
+  field: SheetField;
+}
+
+export interface HeaderRow {
+  sheetRow: number;
+  /** Recognised columns, left to right; a field appears at most once. */
+  columns: MappedColumn[];
+  /** The file's heading for each recognised field. */
+  headingOf: Map<SheetField, string>;
+  /** Problems of the header itself: required columns missing, a field named twice. */
+  problems: SheetProblem[];
+  /** Headings that are not passenger fields; their columns are ignored. */
+  ignored: string[];
+}
+
+export interface HeadingCell {
+  column: number;
+  text: string;
+}
+
+function otherNames(field: SheetField): string {
+  const column = PASSENGER_SHEET_COLUMNS.find((c) => c.field === field);
+  return column ? [column.heading, ...column.aliases.slice(0, 3)].map((n) => `"${n}"`).join(', ') : field;
+}
+
+/**
+ * Reads a candidate header row, or answers undefined when the row does not look like one (fewer than
+ * two passenger fields named). Headings are matched through the alias table.
+ */
+export function recogniseHeaderRow(sheetRow: number, cells: readonly HeadingCell[]): HeaderRow | undefined {
+  const columns: MappedColumn[] = [];
+  const headingOf = new Map<SheetField, string>();
+  const problems: SheetProblem[] = [];
+  const ignored: string[] = [];
+  for (const { column, text } of cells) {
+    const heading = text.trim();
+    if (heading === '') continue;
+    const match = matchHeading(heading);
+    if (!match) {
+      ignored.push(`Column ${columnLetters(column)} "${heading}" is not a passenger field and was ignored`);
+      continue;
+    }
+    const earlier = columns.find((c) => c.field === match.field);
+    if (earlier) {
+      problems.push({
+        field: heading,
+        column: heading,
+        sheet_row: sheetRow,
+        message: `Columns ${columnLetters(earlier.column)} "${earlier.heading}" and ${columnLetters(column)} "${heading}" both hold ${match.field}; keep only one`,
+      });
+      continue;
+    }
+    columns.push({ column, heading, field: match.field });
+    headingOf.set(match.field, heading);
+  }
+  if (columns.length < MIN_RECOGNISED_FIELDS) return undefined;
+  problems.push(...missingColumnProblems(headingOf, sheetRow));
+  return { sheetRow, columns, headingOf, problems, ignored };
+}
+
+export function missingColumnProblems(present: ReadonlyMap<SheetField, string>, sheetRow?: number): SheetProblem[] {
+  return PASSENGER_SHEET_COLUMNS.filter((c) => c.required && !present.has(c.field)).map((c) => ({
+    field: c.field,
+    column: c.field,
+    ...(sheetRow ? { sheet_row: sheetRow } : {}),
+    message: `Required column "${c.heading}" is missing (headings accepted include ${otherNames(c.field)})`,
+  }));
+}

@@ -1,0 +1,202 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { parsePassengerSheet, type PassengerSheetOptions } from '../../../src/passengers/sheet/parse-passenger-sheet';
+import { PassengerSheetError } from '../../../src/passengers/sheet/sheet-error';
+import {
+  buildPassengerWorkbook,
+  buildWorkbook,
+  cellsOf,
+  ENGLISH_HEADINGS,
+  FIELDS,
+  passenger,
+  readZip,
+  storedOrDeflated,
+  withPart,
+  writeZip,
+  zerosPart,
+  type Field,
+} from '../../helpers/passenger-workbook';
+
+const LIMITS = { uploadMaxBytes: 5 * 1024 * 1024, uploadMaxRows: 2000, uploadMaxColumns: 64, uploadMaxUncompressedBytes: 50 * 1024 * 1024 };
+const FIXTURES = path.join(__dirname, '../../fixtures/passengers');
+const XLSX_EXPECTED = 'An .xlsx (Office Open XML) workbook was expected';
+
+async function refusal(input: Buffer | Readable, options: Partial<PassengerSheetOptions> = {}): Promise<PassengerSheetError> {
+  const error = await parsePassengerSheet(input, { flightId: 1, limits: LIMITS, ...options }).then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  if (!(error instanceof PassengerSheetError)) throw new Error(`expected a PassengerSheetError, got ${String(error)}`);
+  return error;
+}
+
+const fixture = (name: string) => readFileSync(path.join(FIXTURES, name));
+const sheetPartOf = (xlsx: Buffer) => readZip(xlsx).find((part) => part.name === 'xl/worksheets/sheet1.xml')!;
+
+describe('parsePassengerSheet: files that are not an .xlsx (415)', () => {
+  it.each([
+    ['a CSV file', 'sources/english-shuffled.csv', 'The file is plain text (CSV or similar), not an .xlsx workbook'],
+    ['an Excel 97-2003 .xls', 'rich-features.xls', 'The file is an Excel 97-2003 workbook (.xls) or a password-protected file, not an .xlsx'],
+    ['a PDF renamed to .xlsx', 'renamed-pdf.xlsx', 'The file is a PDF document, not a spreadsheet'],
+    ['an OpenDocument spreadsheet', 'rich-features.ods', 'The file is an OpenDocument spreadsheet (.ods), not an .xlsx workbook'],
+  ])('refuses %s, saying an .xlsx was expected', async (_what, file, reason) => {
+    const error = await refusal(fixture(file));
+    expect(error.status).toBe(415);
+    expect(error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    expect(error.message).toBe(`${reason}. ${XLSX_EXPECTED}: in Excel or LibreOffice use "Save as" and choose "Excel Workbook (.xlsx)".`);
+  });
+
+  it('refuses a zip archive that holds no workbook', async () => {
+    const zip = writeZip([storedOrDeflated('readme.txt', Buffer.from('hello'))]);
+    const error = await refusal(zip);
+    expect(error.status).toBe(415);
+    expect(error.message).toMatch(/^The file is a zip archive but not an .xlsx workbook \(it has no xl\/workbook.xml\)/);
+  });
+
+  it('refuses a truncated workbook', async () => {
+    const xlsx = await buildPassengerWorkbook([passenger()]);
+    const error = await refusal(xlsx.subarray(0, Math.floor(xlsx.length * 0.6)));
+    expect(error.status).toBe(415);
+    expect(error.message).toMatch(/^The file is a damaged .xlsx workbook: the end of the zip directory is missing/);
+  });
+
+  it('refuses a workbook whose worksheet data is corrupt', async () => {
+    const xlsx = await buildPassengerWorkbook([passenger()]);
+    const sheet = sheetPartOf(xlsx);
+    const garbled = Buffer.from(sheet.compressed);
+    for (let i = 10; i < garbled.length - 10; i += 7) garbled[i] ^= 0x5a;
+    const error = await refusal(withPart(xlsx, { ...sheet, compressed: garbled }));
+    expect(error.status).toBe(415);
+    expect(error.message).toMatch(/^The file is a damaged .xlsx workbook: xl\/worksheets\/sheet1.xml (cannot be decompressed|does not match its checksum)/);
+  });
+
+  it('refuses a part whose checksum does not match', async () => {
+    const xlsx = await buildPassengerWorkbook([passenger()]);
+    const sheet = sheetPartOf(xlsx);
+    const error = await refusal(withPart(xlsx, { ...sheet, crc: sheet.crc ^ 1 }));
+    expect(error.status).toBe(415);
+    expect(error.message).toMatch(/xl\/worksheets\/sheet1.xml does not match its checksum/);
+  });
+
+  it('refuses an encrypted archive', async () => {
+    const xlsx = await buildPassengerWorkbook([passenger()]);
+    const error = await refusal(writeZip(readZip(xlsx), { flags: 0x1 }));
+    expect(error.status).toBe(415);
+    expect(error.message).toMatch(/^The workbook is encrypted/);
+  });
+
+  it('answers 400 to an empty file', async () => {
+    const error = await refusal(Buffer.alloc(0));
+    expect(error.status).toBe(400);
+    expect(error.message).toBe('The uploaded file is empty');
+  });
+});
+
+describe('parsePassengerSheet: size limits', () => {
+  it('refuses a zip bomb from its directory, before inflating anything (413)', async () => {
+    const xlsx = await buildPassengerWorkbook([passenger()]);
+    const bomb = withPart(xlsx, await zerosPart('xl/worksheets/sheet1.xml', 60 * 1024 * 1024));
+    expect(bomb.length).toBeLessThan(200 * 1024);
+    const heapBefore = process.memoryUsage().heapUsed;
+    const error = await refusal(bomb);
+    expect(error.status).toBe(413);
+    expect(error.message).toMatch(/^The workbook expands to \d+ bytes when decompressed, over the limit of 52428800 bytes$/);
+    expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(20 * 1024 * 1024);
+  });
+
+  it('stops inflating a part that expands beyond the size its header declares (413)', async () => {
+    const xlsx = await buildPassengerWorkbook([passenger()]);
+    const liar = { ...(await zerosPart('xl/worksheets/sheet1.xml', 8 * 1024 * 1024)), size: 4000 };
+    const error = await refusal(withPart(xlsx, liar));
+    expect(error.status).toBe(413);
+    expect(error.message).toBe(
+      'The workbook part xl/worksheets/sheet1.xml expands beyond the 4000 bytes its zip header declares; it looks like a zip bomb and was not read',
+    );
+  });
+
+  it('refuses a file larger than uploadMaxBytes (413)', async () => {
+    const xlsx = await buildPassengerWorkbook([passenger()]);
+    const error = await refusal(xlsx, { limits: { ...LIMITS, uploadMaxBytes: xlsx.length - 1 } });
+    expect(error.status).toBe(413);
+    expect(error.message).toBe(`The file is ${xlsx.length} bytes, over the limit of ${xlsx.length - 1} bytes`);
+  });
+
+  it('stops reading a stream as soon as it passes uploadMaxBytes (413)', async () => {
+    let served = 0;
+    const endless = new Readable({
+      read() {
+        served += 1;
+        this.push(Buffer.alloc(64 * 1024, 1));
+      },
+    });
+    const error = await refusal(endless, { limits: { ...LIMITS, uploadMaxBytes: 1024 * 1024 } });
+    expect(error.status).toBe(413);
+    expect(error.message).toBe('The file is larger than the limit of 1048576 bytes');
+    expect(served).toBeLessThan(40);
+  });
+
+  it('reads a workbook from a stream within the limit', async () => {
+    const xlsx = await buildPassengerWorkbook([passenger()]);
+    const chunks = Array.from({ length: Math.ceil(xlsx.length / 1000) }, (_, i) => xlsx.subarray(i * 1000, (i + 1) * 1000));
+    const result = await parsePassengerSheet(Readable.from(chunks), { flightId: 1, limits: LIMITS });
+    expect(result.records).toHaveLength(1);
+  });
+
+  it('refuses more passenger rows than uploadMaxRows (413); exactly the limit is accepted', async () => {
+    const rows = Array.from({ length: 4 }, (_, i) => passenger({ numberdoc: `YA${i}` }));
+    const xlsx = await buildPassengerWorkbook(rows);
+    const error = await refusal(xlsx, { limits: { ...LIMITS, uploadMaxRows: 3 } });
+    expect(error.status).toBe(413);
+    expect(error.message).toBe('The list has more than 3 passenger rows (the limit); split it into smaller lists');
+    const accepted = await parsePassengerSheet(xlsx, { flightId: 1, limits: { ...LIMITS, uploadMaxRows: 4 } });
+    expect(accepted.records).toHaveLength(4);
+  });
+
+  it('refuses a value beyond uploadMaxColumns (422), but not an empty formatted cell there', async () => {
+    const headings = FIELDS.map((f) => ENGLISH_HEADINGS[f]);
+    const limits = { ...LIMITS, uploadMaxColumns: 15 };
+    const withNote = await buildWorkbook({ headings, rows: [[...cellsOf(passenger()), null, 'note']] });
+    const error = await refusal(withNote, { limits });
+    expect(error.status).toBe(422);
+    expect(error.message).toBe('Sheet row 2 has a value in column P (column 16); at most 15 columns are accepted');
+    expect(error.details).toEqual([expect.objectContaining({ column: 'P', sheet_row: 2 })]);
+
+    const formattedOnly = await buildWorkbook({ headings, rows: [[...cellsOf(passenger()), null, '']] });
+    expect((await parsePassengerSheet(formattedOnly, { flightId: 1, limits })).records).toHaveLength(1);
+  });
+});
+
+describe('parsePassengerSheet: sheets without a usable list (422)', () => {
+  it('refuses a workbook without a header row, naming every required column', async () => {
+    const xlsx = await buildWorkbook({ headings: ['Flight', 'Date'], rows: [['AZ1234', '2026-12-01']] });
+    const error = await refusal(xlsx);
+    expect(error.status).toBe(422);
+    expect(error.message).toMatch(/^No header row found: no visible sheet has a row naming the passenger columns/);
+    expect(error.details.map((d) => d.field)).toEqual([
+      'surname', 'name', 'date_born', 'luogonascita', 'nazionalita', 'typedoc', 'numberdoc', 'scadenza', 'issuingstate', 'gender',
+    ]);
+  });
+
+  it('looks for the header only in the first 30 rows', async () => {
+    const titleRows = Array.from({ length: 30 }, (_, i) => [`note ${i + 1}`]);
+    const error = await refusal(await buildPassengerWorkbook([passenger()], { titleRows }));
+    expect(error.message).toMatch(/^No header row found/);
+  });
+
+  it('names the required columns a header lacks', async () => {
+    const fields = FIELDS.filter((f): f is Field => f !== 'nazionalita' && f !== 'gender');
+    const error = await refusal(await buildPassengerWorkbook([passenger()], { fields }));
+    expect(error.status).toBe(422);
+    expect(error.details).toEqual([
+      expect.objectContaining({ field: 'nazionalita', column: 'nazionalita', message: expect.stringMatching(/^Required column "Nationality" is missing/) }),
+      expect.objectContaining({ field: 'gender', column: 'gender', message: expect.stringMatching(/^Required column "Gender" is missing/) }),
+    ]);
+  });
+
+  it('refuses a header without passenger rows', async () => {
+    const error = await refusal(await buildPassengerWorkbook([{}, {}]));
+    expect(error.status).toBe(422);
+    expect(error.message).toBe('The passenger list is empty: sheet "Passengers" has a header row (row 1) but no passenger rows below it');
+  });
+});

@@ -1,0 +1,103 @@
+import { print } from 'graphql';
+import request from 'supertest';
+import { PassengerListDocument, PassengerTemplateUrlDocument, UploadPassengerListDocument } from '../../src/graphql/generated/operations';
+import { buildPassengerWorkbook, buildWorkbook, ENGLISH_HEADINGS, FIELDS, cellsOf, passenger } from '../helpers/passenger-workbook';
+import { startTestApp, type TestApp } from '../helpers/test-app';
+import { createFlight, createReferenceData } from '../helpers/timeline-fixtures';
+
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+describe('POST /api/broker/v0/upload/<id>', () => {
+  let testApp: TestApp;
+  let writer: string;
+  let flightId: number;
+
+  beforeAll(async () => {
+    testApp = await startTestApp('passenger_upload', { UPLOAD_MAX_BYTES: '200000' });
+    writer = `Bearer ${await testApp.token(['passengers:write', 'passengers:read', 'timeline:read'])}`;
+    await createReferenceData(testApp);
+    flightId = await createFlight(testApp, { resourceId: 1, from: 'LIRF', to: 'LGAV', departureAt: '2026-12-10T09:00:00Z', arrivalAt: '2026-12-10T11:30:00Z' });
+  });
+  afterAll(() => testApp.close());
+
+  const upload = (id: number | string, bytes: Buffer, filename = 'paxlist.xlsx', field = 'paxlist') =>
+    request(testApp.app).post(`/api/broker/v0/upload/${id}`).set('Authorization', writer).attach(field, bytes, { filename, contentType: XLSX });
+
+  it('answers the parsed records in row order, with id null, idvolo the flight and row numbers from 1', async () => {
+    const bytes = await buildPassengerWorkbook([
+      passenger(),
+      passenger({ surname: 'Bianchi', name: ' anna  maria ', gender: 'F', email: null, phone: null, is_carring_infant: 'sì' }),
+      passenger({ surname: 'Bianchi', name: 'Luca', date_born: '2026-02-01', row_number_parent_id: 2, numberdoc: 'YB7654321' }),
+    ]);
+    const response = await upload(flightId, bytes).expect(200);
+    expect(response.body).toHaveLength(3);
+    expect(response.body[0]).toEqual({
+      id: null, idvolo: flightId, surname: 'ROSSI', name: 'MARIO', luogonascita: 'IT', nazionalita: 'IT', typedoc: 'P', numberdoc: 'YA1234567',
+      date_born: '1980-05-17', scadenza: '2031-05-16', issuingstate: 'IT', email: 'mario.rossi@example.com', phone: '+393331234567',
+      is_carring_infant: false, gender: 'M', parent_id: null, row_number_parent_id: null, row_number: 1,
+    });
+    expect(response.body[1]).toMatchObject({ name: 'ANNA MARIA', email: null, phone: null, is_carring_infant: true, row_number: 2 });
+    expect(response.body[2]).toMatchObject({ row_number_parent_id: 2, row_number: 3 });
+    // Nothing is stored by an upload.
+    const list = await testApp.graphql(PassengerListDocument, { flightId });
+    expect(list.body.data!.passengerList.passengers).toEqual([]);
+  });
+
+  it('reports every bad cell with 422, naming row, sheet row and column', async () => {
+    const bytes = await buildPassengerWorkbook([passenger(), passenger({ date_born: '31/02/1990', email: 'nope' }), passenger({ nazionalita: 'Narnia' })], { titleRows: [['Passenger list — December charter']] });
+    const response = await upload(flightId, bytes).expect(422);
+    expect(response.body.error.code).toBe('UNPROCESSABLE');
+    const where = response.body.error.details.map((d: { row_number: number; sheet_row: number; column: string }) => `${d.row_number}/${d.sheet_row}/${d.column}`);
+    expect(where).toEqual(['2/4/Date of birth', '2/4/E-mail', '3/5/Nationality']);
+  });
+
+  it('lists ignored columns in X-Sheet-Warnings', async () => {
+    const bytes = await buildWorkbook({ headings: [...FIELDS.map((f) => ENGLISH_HEADINGS[f]), 'Seat preference'], rows: [[...cellsOf(passenger()), 'window']] });
+    const response = await upload(flightId, bytes).expect(200);
+    expect(decodeURIComponent(response.headers['x-sheet-warnings'])).toContain('Seat preference');
+  });
+
+  it('refuses what is not a usable upload with 400, 404, 413 or 415', async () => {
+    const good = await buildPassengerWorkbook([passenger()]);
+    await upload(999999, good).expect(404);
+    await upload('abc', good).expect(400);
+    const notMultipart = await request(testApp.app).post(`/api/broker/v0/upload/${flightId}`).set('Authorization', writer).set('Content-Type', XLSX).send(good).expect(400);
+    expect(notMultipart.body.error.message).toContain('multipart/form-data');
+    const wrongField = await upload(flightId, good, 'paxlist.xlsx', 'file').expect(400);
+    expect(wrongField.body.error.message).toContain('paxlist');
+    const csv = await upload(flightId, Buffer.from('surname,name\nRossi,Mario\n'), 'paxlist.csv').expect(415);
+    expect(csv.body.error.message).toMatch(/xlsx/i);
+    await upload(flightId, Buffer.alloc(300_000, 1)).expect(413);
+  });
+
+  it('needs passengers:write', async () => {
+    const good = await buildPassengerWorkbook([passenger()]);
+    await request(testApp.app).post(`/api/broker/v0/upload/${flightId}`).attach('paxlist', good, 'paxlist.xlsx').expect(401);
+    const reader = await testApp.token(['passengers:read']);
+    await request(testApp.app).post(`/api/broker/v0/upload/${flightId}`).set('Authorization', `Bearer ${reader}`).attach('paxlist', good, 'paxlist.xlsx').expect(403);
+  });
+
+  it('serves the template without a token, and the template parses as one valid passenger', async () => {
+    const template = await request(testApp.app).get('/api/broker/v0/upload/template.xlsx').buffer(true).parse((res, done) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => done(null, Buffer.concat(chunks)));
+    }).expect(200);
+    expect(template.headers['content-type']).toBe(XLSX);
+    const parsed = await upload(flightId, template.body as Buffer).expect(200);
+    expect(parsed.body).toHaveLength(1);
+    const url = await testApp.graphql(PassengerTemplateUrlDocument, {});
+    expect(url.body.data!.passengerTemplateUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/broker\/v0\/upload\/template\.xlsx$/);
+  });
+
+  it('takes the same upload through GraphQL multipart with the preflight header', async () => {
+    const bytes = await buildPassengerWorkbook([passenger(), passenger({ surname: 'Verdi', numberdoc: 'YC1112223' })]);
+    const operations = JSON.stringify({ query: print(UploadPassengerListDocument), variables: { flightId, file: null } });
+    const send = () =>
+      request(testApp.app).post('/graphql').set('Authorization', writer).field('operations', operations).field('map', JSON.stringify({ 0: ['variables.file'] })).attach('0', bytes, 'list.xlsx');
+    const refused = await send();
+    expect(refused.status).toBe(400);
+    const response = await send().set('Apollo-Require-Preflight', 'true').expect(200);
+    expect(response.body.data.uploadPassengerList.map((p: { surname: string; row_number: number }) => [p.surname, p.row_number])).toEqual([['ROSSI', 1], ['VERDI', 2]]);
+  });
+});
