@@ -68,6 +68,8 @@ export async function runTimelineBench(options: { rounds?: number; seconds?: num
         },
       },
       { name: 'Floor: bare Express route, same query and JSON', request: { method: 'GET', path: `/bench/floor?${query}` } },
+      // A typical screen: one day (~160 entries), to set the token verification cost against.
+      { name: 'REST facade, one day (typical request)', request: { method: 'GET', path: `/api/broker/v0/calendar/timeline/event?start=2026-05-12&end=2026-05-12`, headers: auth } },
     ];
 
     const samples = new Map<string, { p50: number[]; p99: number[]; rps: number[]; bytes: number }>();

@@ -1,6 +1,7 @@
 import type { ApolloServer } from '@apollo/server';
 import type { GraphQLFormattedError } from 'graphql';
 import type { Request, RequestHandler } from 'express';
+import { authenticationRequired } from '../src/auth';
 import type { GraphQLContext } from '../src/context';
 import { AppError, ErrorCode, type ErrorDetail } from '../src/errors';
 import { sendError, toAppError } from './errors';
@@ -12,13 +13,16 @@ export interface FacadeHandlerDeps {
 }
 
 /**
- * First step of every legacy route: verify the token and build the GraphQL context, before any
- * body is read (an anonymous client never gets to upload megabytes).
+ * First step of every legacy route: demand and verify the token and build the GraphQL context,
+ * before parameters or bodies are read (an anonymous client never gets to upload megabytes). The
+ * scope each route needs is checked by its operation's resolver.
  */
 export function facadeContext(deps: FacadeHandlerDeps): RequestHandler {
   return async (req, res, next) => {
     try {
-      res.locals.graphqlContext = await deps.createContext(req);
+      const context = await deps.createContext(req);
+      if (!context.principal) throw authenticationRequired();
+      res.locals.graphqlContext = context;
       next();
     } catch (error) {
       next(error);

@@ -16,9 +16,13 @@ const wwwAuthenticate = {
   },
 };
 
+/** Answers every data route can give: token problems and the per-client rate limit. */
 const authErrors = {
   '401': errorResponse('No, malformed or invalid bearer token', wwwAuthenticate),
   '403': errorResponse('The token lacks the scope this route needs (named in WWW-Authenticate)', wwwAuthenticate),
+  '429': errorResponse('More requests from this client in a minute than RATE_LIMIT_PER_MINUTE', {
+    'Retry-After': { description: 'Seconds until the client may send again', schema: { type: 'string' } },
+  }),
 };
 
 const rangeParameter = (name: 'start' | 'end') => ({

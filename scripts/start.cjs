@@ -49,6 +49,11 @@ const [mode, ...rest] = process.argv.slice(2);
 const entry = ENTRIES[mode] ?? 'dist/src/main.js';
 const args = ENTRIES[mode] ? rest : process.argv.slice(2);
 buildIfNeeded();
-// Run in this process so signals (SIGTERM, Ctrl-C) reach the service directly.
+if (ENTRIES[mode]) {
+  // One-shot tools run as their own main module (they check require.main).
+  const result = spawnSync(process.execPath, [path.join(root, entry), ...args], { stdio: 'inherit', cwd: process.cwd() });
+  process.exit(result.status ?? 1);
+}
+// The service runs in this process so signals (SIGTERM, Ctrl-C) reach it directly.
 process.argv = [process.argv[0], path.join(root, entry), ...args];
 require(path.join(root, entry));

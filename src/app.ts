@@ -16,6 +16,7 @@ import { gatewaySchema } from './graphql/schema';
 import { healthRouter } from './health/health.routes';
 import type { Logger } from './logger';
 import { createServices } from './services';
+import { requestRateLimit } from './shared/rate-limit';
 
 export interface AppDeps {
   config: Config;
@@ -35,7 +36,7 @@ const REQUEST_ID = /^[\w.:-]{1,100}$/;
 export async function createApp({ config, logger, database }: AppDeps): Promise<GatewayApp> {
   const services = createServices(database.connection, database.models, config);
   const verifier = createTokenVerifier(config.auth);
-  const createContext = createContextFactory({ services, models: database.models, config, logger, verifier });
+  const createContext = createContextFactory({ services, config, logger, verifier });
   const apollo = createApolloServer(await gatewaySchema(), config, logger);
   await apollo.start();
 
@@ -59,9 +60,11 @@ export async function createApp({ config, logger, database }: AppDeps): Promise<
   );
 
   app.use(healthRouter(database));
+  const limitRequests = requestRateLimit(config.limits);
 
   app.use(
     '/graphql',
+    limitRequests,
     // Multipart requests (file uploads) only; Apollo's CSRF prevention still demands a preflight header.
     graphqlUploadExpress({ maxFileSize: config.limits.uploadMaxBytes, maxFiles: 1, maxFieldSize: config.limits.jsonMaxBytes }),
     express.json({ limit: config.limits.jsonMaxBytes }),
@@ -69,7 +72,7 @@ export async function createApp({ config, logger, database }: AppDeps): Promise<
   );
 
   const publicBaseUrl = (req: Request) => `${req.protocol}://${req.get('host') ?? config.publicHost}`;
-  app.use(FACADE_BASE_PATH, createFacadeRouter({ apollo, createContext, config, publicBaseUrl }));
+  app.use(FACADE_BASE_PATH, limitRequests, createFacadeRouter({ apollo, createContext, config, publicBaseUrl }));
 
   app.use((req, res) => sendError(res, notFound(`No route ${req.method} ${req.path}`)));
   app.use((error: unknown, req: Request, res: express.Response, _next: express.NextFunction) => {

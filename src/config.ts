@@ -38,6 +38,8 @@ export interface LimitsConfig {
   graphqlMaxDepth: number;
   /** Highest estimated GraphQL query cost accepted. */
   graphqlMaxCost: number;
+  /** Requests one client (IP address) may make per minute to /graphql and the REST facade; 0 turns the limit off. */
+  rateLimitPerMinute: number;
 }
 
 /** The whole validated configuration of the service. */
@@ -151,6 +153,7 @@ export function loadConfig(env: Env = process.env): Config {
       jsonMaxBytes: integer(env, 'JSON_MAX_BYTES', 1024 * 1024, 1024, 1024 ** 3),
       graphqlMaxDepth: integer(env, 'GRAPHQL_MAX_DEPTH', 10, 2, 100),
       graphqlMaxCost: integer(env, 'GRAPHQL_MAX_COST', 50_000, 10, 10_000_000),
+      rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 0, 1_000_000),
     },
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
   };

@@ -2,7 +2,6 @@ import DataLoader from 'dataloader';
 import type { AirportData } from './airports/airport.service';
 import type { Principal, TokenVerifier } from './auth';
 import type { Config } from './config';
-import type { Models } from './db/models';
 import type { Logger } from './logger';
 import type { PassengerRecord } from './passengers/passenger.record';
 import type { ResourceData } from './resources/resource.service';
@@ -31,7 +30,7 @@ export interface GraphQLContext {
   warnings: string[];
 }
 
-export function createLoaders(services: Services, models: Models): Loaders {
+export function createLoaders(services: Services): Loaders {
   return {
     airportByIcao: new DataLoader(async (codes) => {
       const airports = await services.airports.byIcao(codes);
@@ -44,12 +43,8 @@ export function createLoaders(services: Services, models: Models): Loaders {
       return ids.map((id) => byId.get(id) ?? null);
     }),
     passengerCountByFlight: new DataLoader(async (flightIds) => {
-      const lists = await models.passengerLists
-        .find({ flightId: { $in: [...flightIds] } }, { _id: 0, flightId: 1, passengerCount: 1 })
-        .lean<{ flightId: number; passengerCount: number }[]>()
-        .exec();
-      const byFlight = new Map(lists.map((list) => [list.flightId, list.passengerCount]));
-      return flightIds.map((id) => byFlight.get(id) ?? 0);
+      const counts = await services.passengerLists.countsByFlight(flightIds);
+      return flightIds.map((id) => counts.get(id) ?? 0);
     }),
     passengersByFlight: new DataLoader(async (flightIds) => {
       const lists = await services.passengerLists.byFlights(flightIds);
@@ -60,7 +55,6 @@ export function createLoaders(services: Services, models: Models): Loaders {
 
 export interface ContextFactoryDeps {
   services: Services;
-  models: Models;
   config: Config;
   logger: Logger;
   verifier: TokenVerifier;
@@ -82,7 +76,7 @@ export function createContextFactory(deps: ContextFactoryDeps) {
   return async (req: ContextRequest): Promise<GraphQLContext> => ({
     principal: await deps.verifier.authenticate(req.headers.authorization),
     services: deps.services,
-    loaders: createLoaders(deps.services, deps.models),
+    loaders: createLoaders(deps.services),
     config: deps.config,
     logger: req.log ?? deps.logger,
     requestId: String(req.id ?? ''),

@@ -1,4 +1,5 @@
 export { requireScope } from './authorize';
+export { authenticationRequired } from './bearer-errors';
 export { describeDevToken, prepareDevelopmentAuth } from './dev-token';
 export type { Principal } from './principal';
 export { ALL_SCOPES, Scope } from './scopes';

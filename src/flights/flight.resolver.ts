@@ -2,6 +2,7 @@ import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolv
 import { Airport } from '../airports/airport.type';
 import { Scope } from '../auth';
 import type { GraphQLContext } from '../context';
+import { FALLBACK_COLOURS } from '../resources/resource.model';
 import { Resource } from '../resources/resource.type';
 import { formatLocalDateTime } from '../shared/local-time';
 import { DateRangeArgs } from '../timeline/date-range.args';
@@ -82,8 +83,7 @@ async function effectiveColour(flight: FlightData, key: ColourKey, ctx: GraphQLC
   const own = flight.colours?.[key];
   if (own) return own;
   const resource = await ctx.loaders.resourceById.load(flight.resourceId);
-  const fallback = { background: 'gray', text: 'white', border: 'gray' }[key];
-  if (!resource) return fallback;
+  if (!resource) return FALLBACK_COLOURS[key];
   return { background: resource.backgroundColor, text: resource.textColor, border: resource.borderColor }[key];
 }
 

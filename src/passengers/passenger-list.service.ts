@@ -104,6 +104,15 @@ export class PassengerListService {
     return new Map(lists.map((list) => [list.flightId, toPassengerRecords(list.flightId, list.passengers)]));
   }
 
+  /** Passenger counts of several flights in one query (0 for a flight without a list). */
+  async countsByFlight(flightIds: readonly number[]): Promise<Map<number, number>> {
+    const lists = await this.deps.passengerLists
+      .find({ flightId: { $in: [...flightIds] } }, { _id: 0, flightId: 1, passengerCount: 1 })
+      .lean<Pick<PassengerListDocument, 'flightId' | 'passengerCount'>[]>()
+      .exec();
+    return new Map(lists.map((list) => [list.flightId, list.passengerCount]));
+  }
+
   /** Applied pushes, newest first. */
   async history(flightId: number): Promise<PassengerListChange[]> {
     const [flight, list] = await Promise.all([

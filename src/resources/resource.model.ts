@@ -7,6 +7,9 @@ export interface ColourSet {
   border: string;
 }
 
+/** Colours of an entry whose resource is missing (it cannot be, short of a deleted row). */
+export const FALLBACK_COLOURS: ColourSet = { background: 'gray', text: 'white', border: 'gray' };
+
 /** The row a timeline entry belongs to, typically one aircraft. */
 export interface ResourceDocument {
   resourceId: number;

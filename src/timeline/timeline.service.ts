@@ -2,7 +2,7 @@ import type { AirportDocument, AirportModel } from '../airports/airport.model';
 import { FLIGHT_PROJECTION, overlapFilter } from '../flights/flight.service';
 import type { FlightDocument, FlightModel } from '../flights/flight.model';
 import type { PassengerListModel } from '../passengers/passenger-list.model';
-import type { ResourceDocument, ResourceModel } from '../resources/resource.model';
+import { FALLBACK_COLOURS, type ResourceDocument, type ResourceModel } from '../resources/resource.model';
 import { formatLocalDateTime } from '../shared/local-time';
 import type { InstantRange } from './date-range';
 import { TimelineView } from './timeline-event.type';
@@ -44,8 +44,6 @@ const SORT_BY_VIEW = {
   [TimelineView.CALENDAR]: { 'departure.at': 1, flightId: 1 },
   [TimelineView.RESOURCE]: { resourceId: 1, 'departure.at': 1, flightId: 1 },
 } as const;
-
-const UNKNOWN_COLOURS = { background: 'gray', text: 'white', border: 'gray' };
 
 /**
  * Builds timeline entries in four database round trips whatever the number of flights: the
@@ -94,7 +92,7 @@ export class TimelineService {
     const url = this.deps.publicHost;
 
     return flights.map((flight) => {
-      const defaults = coloursByResource.get(flight.resourceId) ?? UNKNOWN_COLOURS;
+      const defaults = coloursByResource.get(flight.resourceId) ?? FALLBACK_COLOURS;
       const own = flight.colours;
       return {
         resourceId: flight.resourceId,

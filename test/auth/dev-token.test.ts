@@ -1,10 +1,10 @@
 import { decodeJwt } from 'jose';
-import request from 'supertest';
 import { describeDevToken, prepareDevelopmentAuth } from '../../src/auth/dev-token';
 import { ALL_SCOPES } from '../../src/auth/scopes';
 import { createTokenVerifier } from '../../src/auth/token-verifier';
 import { ConfigError, loadConfig } from '../../src/config';
-import { createAuthHarness, PUSH_PATH, TEST_SECRET, TIMELINE_PATH } from '../helpers/auth-harness';
+import { ENDPOINTS, expectRejected, invalidToken } from '../helpers/auth-requests';
+import { startTestApp, TEST_SECRET } from '../helpers/test-app';
 
 const baseEnv = { PUBLIC_HOST: 'broker.example.test', LOG_LEVEL: 'silent' };
 
@@ -33,24 +33,28 @@ describe('start-up without a configured key', () => {
 
     const claims = decodeJwt(devToken as string);
     expect(claims.sub).toBe('dev');
+    expect(claims.scope).toBe(ALL_SCOPES.join(' '));
     expect((claims.exp as number) - (claims.iat as number)).toBe(12 * 3600);
-
-    const app = createAuthHarness(prepared.auth);
-    const timeline = await request(app).get(TIMELINE_PATH).set('Authorization', `Bearer ${devToken}`);
-    expect(timeline.status).toBe(200);
-    expect(timeline.body.scopes).toEqual([...ALL_SCOPES].sort());
-    expect((await request(app).post(PUSH_PATH).set('Authorization', `Bearer ${devToken}`)).status).toBe(204);
   });
 
-  it('uses a new secret for every process, so old development tokens stop working', async () => {
+  it('serves the development token, and only that process’s, on REST and GraphQL', async () => {
     const config = loadConfig({ ...baseEnv, NODE_ENV: 'development' });
     const first = await prepareDevelopmentAuth(config);
     const second = await prepareDevelopmentAuth(config);
     expect(first.config.auth.jwtSecret).not.toBe(second.config.auth.jwtSecret);
-    const res = await request(createAuthHarness(second.config.auth))
-      .get(TIMELINE_PATH)
-      .set('Authorization', `Bearer ${first.devToken}`);
-    expect(res.status).toBe(401);
+
+    // The app as main.ts starts it after `prepareDevelopmentAuth`: verifying with the generated secret.
+    const testApp = await startTestApp('auth_dev_token', { JWT_SECRET: second.config.auth.jwtSecret as string });
+    try {
+      for (const endpoint of ENDPOINTS) {
+        endpoint.expectAccepted(await endpoint.send(testApp.app, { authorization: `Bearer ${second.devToken}` }));
+        // A new secret for every process: the previous process's development token stops working.
+        const stale = await endpoint.send(testApp.app, { authorization: `Bearer ${first.devToken}` });
+        expectRejected(endpoint, stale, invalidToken('signature verification failed'), first.devToken as string);
+      }
+    } finally {
+      await testApp.close();
+    }
   });
 
   it('leaves a configuration with a key untouched and mints nothing', async () => {

@@ -3,7 +3,8 @@ import { decodeJwt } from 'jose';
 import request from 'supertest';
 import { parseTtl } from '../../src/auth/ttl';
 import { runTokenCli, type TokenCliOutput } from '../../scripts/token';
-import { authConfig, createAuthHarness, nowSeconds, PUSH_PATH, TEST_SECRET, TIMELINE_PATH } from '../helpers/auth-harness';
+import { ENDPOINTS, expectRejected, GRAPHQL, insufficientScope, nowSeconds, REST } from '../helpers/auth-requests';
+import { startTestApp, TEST_SECRET } from '../helpers/test-app';
 
 const baseEnv = { PUBLIC_HOST: 'broker.example.test', NODE_ENV: 'development' };
 
@@ -28,13 +29,15 @@ describe('npm run token', () => {
     expect((claims.exp as number) - (claims.iat as number)).toBe(1800);
     expect(Math.abs((claims.exp as number) - (nowSeconds() + 1800))).toBeLessThanOrEqual(2);
 
-    const app = createAuthHarness(
-      authConfig({ jwtSecret: TEST_SECRET, issuer: env.JWT_ISSUER, audience: env.JWT_AUDIENCE }),
-    );
-    const res = await request(app).get(TIMELINE_PATH).set('Authorization', `Bearer ${token}`);
-    expect(res.status).toBe(200);
-    expect(res.body.scopes).toEqual(['passengers:read', 'timeline:read']);
-    expect((await request(app).post(PUSH_PATH).set('Authorization', `Bearer ${token}`)).status).toBe(403);
+    // The service started with the same environment accepts it, within its scopes only.
+    const testApp = await startTestApp('auth_token_cli_secret', env);
+    try {
+      for (const endpoint of ENDPOINTS) endpoint.expectAccepted(await endpoint.send(testApp.app, { authorization: `Bearer ${token}` }));
+      const mutation = await request(testApp.app).post('/graphql').set('Authorization', `Bearer ${token}`).send({ query: 'mutation { deleteFlight(id: 1) }' });
+      expectRejected(GRAPHQL, mutation, insufficientScope('flights:write'), token);
+    } finally {
+      await testApp.close();
+    }
   });
 
   it('mints with JWT_PRIVATE_KEY, choosing ES256 from the key type', async () => {
@@ -53,11 +56,14 @@ describe('npm run token', () => {
     expect(claims.jti).toBe('run-42');
     expect((claims.exp as number) - (claims.iat as number)).toBe(7 * 86_400);
 
-    const res = await request(createAuthHarness(authConfig({ jwtPublicKey: publicKey })))
-      .get(TIMELINE_PATH)
-      .set('Authorization', `Bearer ${token}`);
-    expect(res.status).toBe(403);
-    expect(res.headers['www-authenticate']).toContain('scope="timeline:read"');
+    // The service verifies with the public key (the private key is there because startTestApp mints
+    // a token as it starts): the signature passes, the scope does not.
+    const testApp = await startTestApp('auth_token_cli_es256', { JWT_SECRET: '', JWT_PUBLIC_KEY: publicKey, JWT_PRIVATE_KEY: privateKey });
+    try {
+      expectRejected(REST, await REST.send(testApp.app, { authorization: `Bearer ${token}` }), insufficientScope('timeline:read'), token);
+    } finally {
+      await testApp.close();
+    }
   });
 
   it('grants every scope for one hour when only --sub is given', async () => {

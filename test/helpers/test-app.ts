@@ -29,21 +29,30 @@ export async function startTestApp(name: string, env: Record<string, string> = {
     JWT_SECRET: TEST_SECRET,
     PUBLIC_HOST: 'broker.test',
     TIMEZONE: 'Europe/Rome',
+    // Test files fire hundreds of requests from one address; the limit itself has its own test.
+    RATE_LIMIT_PER_MINUTE: '0',
+    LOG_LEVEL: 'silent',
     ...env,
   });
   const logger = createLogger(config);
   const database = await openDatabase(config, logger, { uri: testDatabaseUri(uniqueDatabaseName(name)), monitorCommands: options.monitorCommands });
   await database.ready;
-  const gateway = await createApp({ config, logger, database });
+  const gateway = await createApp({ config, logger, database }).catch(async (error: unknown) => {
+    await database.connection.dropDatabase();
+    await database.close();
+    throw error;
+  });
   const token = (scopes: readonly string[] = ALL_SCOPES, subject = 'tester') =>
     mintToken(config.auth, { sub: subject, scope: [...scopes], ttlSeconds: 3600 });
-  const fullToken = await token();
+  // Minted on first use: an app configured with JWKS_URL alone has no key to mint with.
+  let fullToken: Promise<string> | undefined;
   return {
     app: gateway.app,
     config,
     database,
     token,
-    async graphql(document, variables, bearer = fullToken) {
+    async graphql(document, variables, bearer) {
+      bearer ??= await (fullToken ??= token());
       const response = await request(gateway.app)
         .post('/graphql')
         .set('Authorization', `Bearer ${bearer}`)

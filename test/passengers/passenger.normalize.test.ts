@@ -151,6 +151,7 @@ describe('normalizePhone', () => {
 
   it('refuses what is not a telephone number', () => {
     expect(messageOf(normalizePhone('+39 333'))).toMatch(/expected a telephone number such as \+39 333 123 4567/);
+    expect(messageOf(normalizePhone('+39 999 1234567'))).toMatch(/expected a telephone number/);
     expect(messageOf(normalizePhone('call me'))).toMatch(/read as IT\), got "call me"/);
   });
 });

@@ -108,3 +108,22 @@ describe('REST facade: error model, routing and OpenAPI', () => {
     expect(response.body.error.code).toBe('UNAUTHENTICATED');
   });
 });
+
+describe('rate limit', () => {
+  it('answers 429 with Retry-After once a client exceeds RATE_LIMIT_PER_MINUTE, on REST and GraphQL alike', async () => {
+    const limited = await startTestApp('rate_limit', { RATE_LIMIT_PER_MINUTE: '3' });
+    try {
+      const bearer = `Bearer ${await limited.token()}`;
+      const call = () => request(limited.app).get('/api/broker/v0/resource/timeline/resources').set('Authorization', bearer);
+      for (let i = 0; i < 3; i += 1) await call().expect(200);
+      const refused = await call().expect(429);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect(refused.body.error.code).toBe('TOO_MANY_REQUESTS');
+      const graphql = await request(limited.app).post('/graphql').set('Authorization', bearer).send({ query: '{ resources { id } }' });
+      expect(graphql.status).toBe(429);
+      await request(limited.app).get('/healthz').expect(200);
+    } finally {
+      await limited.close();
+    }
+  });
+});

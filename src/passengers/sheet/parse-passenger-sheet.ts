@@ -210,7 +210,7 @@ async function readPass(
   } finally {
     pass.close();
   }
-  // exceljs may take a cut-short stream for a complete one: the pass knows better.
+  // exceljs's own error (or its silence) says less than the pass's reason.
   const failure = pass.failure();
   if (failure) throw failure;
   if (outcome) return outcome;

@@ -3,8 +3,9 @@ import type { PassengerRecord } from '../passenger.record';
 import {
   isBlank,
   normalizeDate,
-  normalizePassenger,
+  normalizePassengerInto,
   normalizeRowReference,
+  type FieldProblem,
   type NormalizeOptions,
 } from '../passenger.normalize';
 import { CellErrorValue, cellContent, reportedValue, type CellContent } from './cell-value';
@@ -34,6 +35,9 @@ export class PassengerListBuilder {
   private readonly rowsWithProblems = new Set<number>();
   private readonly columns: readonly MappedColumn[];
   private readonly parentColumn: string;
+  /** Reused for every row: the cells of the row, and its field problems. */
+  private readonly raw: Record<string, CellContent> = {};
+  private readonly rowProblems: FieldProblem[] = [];
 
   constructor(
     private readonly header: HeaderRow,
@@ -57,7 +61,7 @@ export class PassengerListBuilder {
 
   /** Reads one sheet row; blank rows (no value in any recognised column) are skipped, not counted. */
   addRow(row: Row, merges: MergedCellFiller | undefined): void {
-    const raw: Record<string, CellContent> = {};
+    const raw = this.raw;
     let hasValue = false;
     let hasErrorCell = false;
     for (const { column, field } of this.columns) {
@@ -80,7 +84,29 @@ export class PassengerListBuilder {
     const parent = this.parentOf(raw.row_number_parent_id, rowNumber, row.number);
     this.rowCount = rowNumber;
     if (parent !== null) this.parents.set(rowNumber, { parent, sheetRow: row.number });
-    const { value, problems } = normalizePassenger(raw, this.options.normalize);
+    const record: PassengerRecord = {
+      id: null,
+      idvolo: this.options.flightId,
+      surname: '',
+      name: '',
+      luogonascita: '',
+      nazionalita: '',
+      typedoc: 'P',
+      numberdoc: '',
+      date_born: '',
+      scadenza: '',
+      issuingstate: '',
+      email: null,
+      phone: null,
+      is_carring_infant: false,
+      gender: 'M',
+      parent_id: null,
+      row_number_parent_id: parent,
+      row_number: rowNumber,
+    };
+    const problems = this.rowProblems;
+    problems.length = 0;
+    normalizePassengerInto(raw, record as unknown as Record<string, unknown>, this.options.normalize, problems);
     for (const problem of problems) {
       if (raw[problem.field] instanceof CellErrorValue) continue; // already reported
       const column = this.headingOf(problem.field);
@@ -93,27 +119,7 @@ export class PassengerListBuilder {
         message: `${column}: ${problem.message}`,
       });
     }
-    if (!this.records || !value) return;
-    this.records.push({
-      id: null,
-      idvolo: this.options.flightId,
-      surname: value.surname,
-      name: value.name,
-      luogonascita: value.luogonascita,
-      nazionalita: value.nazionalita,
-      typedoc: value.typedoc,
-      numberdoc: value.numberdoc,
-      date_born: value.date_born,
-      scadenza: value.scadenza,
-      issuingstate: value.issuingstate,
-      email: value.email,
-      phone: value.phone,
-      is_carring_infant: value.is_carring_infant,
-      gender: value.gender,
-      parent_id: null,
-      row_number_parent_id: parent,
-      row_number: rowNumber,
-    });
+    if (this.records && problems.length === 0) this.records.push(record);
   }
 
   /** The value as the user sees it: a date cell (read as its serial number) as `YYYY-MM-DD`. */

@@ -19,7 +19,7 @@ export interface SheetPart {
  */
 export interface XlsxPass {
   stream: Readable;
-  /** Why the stream was cut short (exceljs then fails with a bare "FILE_ENDED"). */
+  /** Why the pass failed (the stream then carries NUL bytes that make exceljs fail or stop). */
   failure(): PassengerSheetError | undefined;
   /** The merged ranges of sheet `index`, known once that sheet has streamed past. */
   mergedRanges(index: number): MergedRange[];
@@ -182,7 +182,14 @@ function storedPart(name: string, text: string): Buffer[] {
 
 type StreamedPart = { name: string; text: string } | { name: string; entry: ZipEntry; scanner?: MergedRangeScanner };
 
-/** The zip stream of one pass; on a failure it records it and ends early (exceljs then errors out). */
+/** NUL is not allowed anywhere in XML: exceljs's parser stops at the first one. */
+const POISON = Buffer.alloc(HANDOFF_CHUNK);
+
+/**
+ * The zip stream of one pass. It is always a whole zip stream: exceljs waits for ever on an entry
+ * that ends early, so on a failure the entry is filled up to its declared size with NUL bytes
+ * (exceljs fails at the first) and the stream ends there; the caller asks `failure()` for the reason.
+ */
 async function* passBytes(bytes: Buffer, parts: StreamedPart[], fail: (error: PassengerSheetError) => void) {
   yield* storedPart('xl/_rels/workbook.xml.rels', STUB_RELS);
   yield* storedPart('xl/workbook.xml', STUB_WORKBOOK);
@@ -193,14 +200,19 @@ async function* passBytes(bytes: Buffer, parts: StreamedPart[], fail: (error: Pa
     }
     const { name, entry, scanner } = part;
     yield localFileHeader(name, 0, entry.crc32, entry.uncompressedSize, entry.uncompressedSize);
+    let handedOn = 0;
     try {
       for await (const chunk of inflatePart(bytes, entry)) {
         scanner?.push(chunk);
+        handedOn += chunk.length;
         yield chunk;
       }
     } catch (error) {
       fail(error as PassengerSheetError);
-      return;
+      for (let left = entry.uncompressedSize - handedOn; left > 0; left -= POISON.length) {
+        yield POISON.subarray(0, Math.min(left, POISON.length));
+      }
+      break;
     }
   }
   yield endOfDirectoryStub();

@@ -71,6 +71,18 @@ describe('parsePassengerSheet: files that are not an .xlsx (415)', () => {
     expect(error.message).toMatch(/^The file is a damaged .xlsx workbook: xl\/worksheets\/sheet1.xml (cannot be decompressed|does not match its checksum)/);
   });
 
+  it('stops at once when a large worksheet is corrupt near its start', async () => {
+    const xlsx = await buildPassengerWorkbook(Array.from({ length: 3000 }, (_, i) => passenger({ numberdoc: `YA${i}` })));
+    const sheet = sheetPartOf(xlsx);
+    expect(sheet.size).toBeGreaterThan(500_000);
+    const garbled = Buffer.from(sheet.compressed);
+    for (let i = 40; i < 80; i += 1) garbled[i] ^= 0xff;
+    const started = Date.now();
+    const error = await refusal(withPart(xlsx, { ...sheet, compressed: garbled }));
+    expect(error.status).toBe(415);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
   it('refuses a part whose checksum does not match', async () => {
     const xlsx = await buildPassengerWorkbook([passenger()]);
     const sheet = sheetPartOf(xlsx);
