@@ -1,21 +1,9 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import type { PassengerFields } from './passenger.record';
 
 /** A passenger as stored inside its flight's list (the spec's field names; `idvolo` is the list's flight). */
-export interface StoredPassenger {
+export interface StoredPassenger extends PassengerFields {
   id: number;
-  surname: string;
-  name: string;
-  luogonascita: string;
-  nazionalita: string;
-  typedoc: string;
-  numberdoc: string;
-  date_born: string;
-  scadenza: string;
-  issuingstate: string;
-  email: string | null;
-  phone: string | null;
-  is_carring_infant: boolean;
-  gender: string;
   parent_id: number | null;
 }
 

@@ -1,6 +1,6 @@
 import { getCountryCallingCode, parseNumber, type CountryCode } from 'libphonenumber-js';
 import { foldText, lookupCountry } from './country-lookup';
-import type { DocumentType, GenderCode } from './passenger.record';
+import type { DocumentType, GenderCode, PassengerFields } from './passenger.record';
 
 /**
  * Field normalisers shared by the spreadsheet upload and the JSON push. Each takes a value as it
@@ -33,21 +33,7 @@ function memoized<T>(normalize: (value: unknown) => Normalized<T>, limit = 5000)
 }
 
 /** The passenger's own fields, after normalisation; list fields (id, row numbers…) are the caller's. */
-export interface NormalizedPassengerFields {
-  surname: string;
-  name: string;
-  luogonascita: string;
-  nazionalita: string;
-  typedoc: DocumentType;
-  numberdoc: string;
-  date_born: string;
-  scadenza: string;
-  issuingstate: string;
-  email: string | null;
-  phone: string | null;
-  is_carring_infant: boolean;
-  gender: GenderCode;
-}
+export type NormalizedPassengerFields = PassengerFields;
 
 export type PassengerFieldName = keyof NormalizedPassengerFields;
 

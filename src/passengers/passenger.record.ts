@@ -4,15 +4,8 @@ export type DocumentType = 'P' | 'I';
 /** Gender codes that occur in the interface: M, F and I. */
 export type GenderCode = 'M' | 'F' | 'I';
 
-/**
- * One passenger as the broker interface exchanges it (upload response and `created` push group).
- * Field names follow the interface exactly, including the spelling of `is_carring_infant`.
- */
-export interface PassengerRecord {
-  /** Record identifier; null in the upload response. */
-  id: number | null;
-  /** Identifier of the flight the passenger belongs to. */
-  idvolo: number;
+/** A passenger's own fields, normalised: what the upload reads, the push checks and the list stores. */
+export interface PassengerFields {
   /** Upper case. */
   surname: string;
   /** Upper case. */
@@ -34,6 +27,17 @@ export interface PassengerRecord {
   phone: string | null;
   is_carring_infant: boolean;
   gender: GenderCode;
+}
+
+/**
+ * One passenger as the broker interface exchanges it (upload response and `created` push group).
+ * Field names follow the interface exactly, including the spelling of `is_carring_infant`.
+ */
+export interface PassengerRecord extends PassengerFields {
+  /** Record identifier; null in the upload response. */
+  id: number | null;
+  /** Identifier of the flight the passenger belongs to. */
+  idvolo: number;
   /** Identifier of a parent record. */
   parent_id: number | null;
   /** `row_number` of the parent row within the same list, or null. */
