@@ -31,7 +31,7 @@ function passenger(id: number) {
 }
 
 export async function runPushBench(repetitions = 15): Promise<PushBenchResult> {
-  const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', JWT_SECRET: 'bench-secret-bench-secret-bench-secret!' });
+  const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', JWT_SECRET: 'bench-secret-bench-secret-bench-secret!', RATE_LIMIT_PER_MINUTE: '0' });
   const logger = createLogger(config);
   const database = await openDatabase(config, logger);
   await database.ready;

@@ -22,7 +22,15 @@ export const BENCH_PASSENGERS_PER_FLIGHT = 100;
 export const BENCH_RANGE = { start: '2026-05-01', end: '2026-05-31' };
 
 async function main(): Promise<void> {
-  const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', JWT_SECRET: 'bench-secret-bench-secret-bench-secret!', PUBLIC_HOST: 'bench.local', TIMEZONE: 'UTC' });
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'silent',
+    JWT_SECRET: 'bench-secret-bench-secret-bench-secret!',
+    PUBLIC_HOST: 'bench.local',
+    TIMEZONE: 'UTC',
+    // The load generator is one client sending thousands of requests a minute.
+    RATE_LIMIT_PER_MINUTE: '0',
+  });
   const logger = createLogger(config);
   const database = await openDatabase(config, logger);
   await database.ready;
