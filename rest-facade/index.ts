@@ -1,5 +1,6 @@
-import { Router, type Request } from 'express';
+import { Router, type Request, type RequestHandler } from 'express';
 import { AppError, ErrorCode, notFound } from '../src/errors';
+import { PASSENGER_TEMPLATE_PATH } from '../src/passengers/passenger-upload.schema';
 import type { AnyFacadeRoute } from './route';
 import { facadeContext, facadeHandler, type FacadeHandlerDeps } from './handler';
 import { sendError } from './errors';
@@ -16,6 +17,16 @@ export function facadeRoutes(config: Config): AnyFacadeRoute[] {
 
 export const FACADE_BASE_PATH = '/api/broker/v0';
 
+/** The template's path below the base, as the GraphQL `passengerTemplateUrl` announces it. */
+const TEMPLATE_PATH = PASSENGER_TEMPLATE_PATH.slice(FACADE_BASE_PATH.length);
+
+function methodNotAllowed(path: string, methods: string[]): RequestHandler {
+  const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : [])].join(', ');
+  return (req, res) => {
+    sendError(res, new AppError(ErrorCode.METHOD_NOT_ALLOWED, `${req.method} is not allowed on ${FACADE_BASE_PATH}${path}: use ${methods.join(' or ')}`, { headers: { Allow: allow } }));
+  };
+}
+
 /** The REST facade: the route table, 405 with Allow for known paths, a JSON 404 for the rest. */
 export function createFacadeRouter(deps: FacadeHandlerDeps & { config: Config; publicBaseUrl(req: Request): string }): Router {
   const router = Router();
@@ -24,7 +35,9 @@ export function createFacadeRouter(deps: FacadeHandlerDeps & { config: Config; p
     res.json({ ...document, servers: [{ url: `${deps.publicBaseUrl(req)}${FACADE_BASE_PATH}` }] });
   });
 
-  router.get('/upload/template.xlsx', templateHandler);
+  // Static content, registered before `/upload/:id` so that path never takes it for a flight id.
+  router.get(TEMPLATE_PATH, templateHandler);
+  router.all(TEMPLATE_PATH, methodNotAllowed(TEMPLATE_PATH, ['GET']));
 
   const methodsByPath = new Map<string, string[]>();
   const authenticate = facadeContext(deps);
@@ -32,12 +45,7 @@ export function createFacadeRouter(deps: FacadeHandlerDeps & { config: Config; p
     router[route.method === 'GET' ? 'get' : 'post'](route.path, authenticate, ...(route.middleware ?? []), facadeHandler(route, deps));
     methodsByPath.set(route.path, [...(methodsByPath.get(route.path) ?? []), route.method]);
   }
-  for (const [path, methods] of methodsByPath) {
-    const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : [])].join(', ');
-    router.all(path, (req, res) => {
-      sendError(res, new AppError(ErrorCode.METHOD_NOT_ALLOWED, `${req.method} is not allowed on ${FACADE_BASE_PATH}${path}: use ${methods.join(' or ')}`, { headers: { Allow: allow } }));
-    });
-  }
+  for (const [path, methods] of methodsByPath) router.all(path, methodNotAllowed(path, methods));
   router.use((req, res) => sendError(res, notFound(`No route ${req.method} ${FACADE_BASE_PATH}${req.path}`)));
   return router;
 }

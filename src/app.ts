@@ -10,7 +10,7 @@ import { createTokenVerifier } from './auth';
 import type { Config } from './config';
 import { createContextFactory } from './context';
 import type { Database } from './db/database';
-import { AppError, ErrorCode, notFound } from './errors';
+import { AppError, ErrorCode, badRequest, notFound } from './errors';
 import { createApolloServer } from './graphql/apollo';
 import { gatewaySchema } from './graphql/schema';
 import { healthRouter } from './health/health.routes';
@@ -65,8 +65,7 @@ export async function createApp({ config, logger, database }: AppDeps): Promise<
   app.use(
     '/graphql',
     limitRequests,
-    // Multipart requests (file uploads) only; Apollo's CSRF prevention still demands a preflight header.
-    graphqlUploadExpress({ maxFileSize: config.limits.uploadMaxBytes, maxFiles: 1, maxFieldSize: config.limits.jsonMaxBytes }),
+    graphqlUploads(config),
     express.json({ limit: config.limits.jsonMaxBytes }),
     expressMiddleware(apollo, { context: async ({ req }) => createContext(req) }),
   );
@@ -86,6 +85,19 @@ export async function createApp({ config, logger, database }: AppDeps): Promise<
   });
 
   return { app, stop: () => apollo.stop() };
+}
+
+/**
+ * GraphQL multipart requests (file uploads); other requests pass untouched. Apollo's CSRF prevention
+ * still demands a preflight header. A body busboy cannot read is the client's mistake: 400.
+ */
+function graphqlUploads(config: Config): express.RequestHandler {
+  const upload = graphqlUploadExpress({ maxFileSize: config.limits.uploadMaxBytes, maxFiles: 1, maxFieldSize: config.limits.jsonMaxBytes });
+  return (req, res, next) =>
+    upload(req, res, (error?: unknown) => {
+      if (error && !toAppError(error)) next(badRequest(`The multipart GraphQL request cannot be read: ${(error as Error).message}`));
+      else next(error);
+    });
 }
 
 /** Resolves once `server` stopped accepting and every in-flight request finished (or the timeout hit). */

@@ -61,6 +61,17 @@ describe('GraphQL hardening', () => {
     expect(response.body.data.__schema.queryType.name).toBe('Query');
   });
 
+  it('answers a multipart request it cannot read with 400, not 500', async () => {
+    const response = await request(testApp.app)
+      .post('/graphql')
+      .set('Authorization', `Bearer ${await testApp.token()}`)
+      .set('Apollo-Require-Preflight', 'true')
+      .set('Content-Type', 'multipart/form-data; boundary=xyz')
+      .send('garbage');
+    expect(response.status).toBe(400);
+    expect(JSON.stringify(response.body)).toMatch(/multipart/i);
+  });
+
   it('never returns a stack trace', async () => {
     const response = await post({ query: '{ flight(id: "x") { id } }' }, await testApp.token());
     expect(response.status).toBe(400);

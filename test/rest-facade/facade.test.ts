@@ -91,6 +91,10 @@ describe('REST facade: error model, routing and OpenAPI', () => {
     const response = await request(testApp.app).delete('/api/broker/v0/calendar/timeline/event').set('Authorization', bearer).expect(405);
     expect(response.headers.allow).toBe('GET, HEAD');
     expect(response.body.error.code).toBe('METHOD_NOT_ALLOWED');
+    const template = await request(testApp.app).post('/api/broker/v0/upload/template.xlsx').set('Authorization', bearer).expect(405);
+    expect(template.headers.allow).toBe('GET, HEAD');
+    const push = await request(testApp.app).get(`/api/broker/v0/flight/${flightId}/passenger`).set('Authorization', bearer).expect(405);
+    expect(push.headers.allow).toBe('POST');
   });
 
   it('refuses a token without timeline:read with 403 naming the scope', async () => {
