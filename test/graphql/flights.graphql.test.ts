@@ -80,6 +80,15 @@ describe('GraphQL flights, airports and resources', () => {
     expect(moved.body.data!.updateFlight).toMatchObject({ arrival: { icao: 'LPPT', localTime: '2026-09-01 14:00' }, departure: { icao: 'LIRF' }, backgroundColor: 'steelblue', colours: null });
   });
 
+  it('validates an update against the merged flight, and answers 404 for an unknown one', async () => {
+    const id = await createFlight(testApp, { resourceId: 1, from: 'LIRF', to: 'LIML', departureAt: '2026-09-03T10:00:00Z', arrivalAt: '2026-09-03T11:00:00Z' });
+    const backwards = await testApp.graphql(UpdateFlightDocument, { id, input: { departureAt: '2026-09-03T12:00:00Z' } as never });
+    expect(backwards.status).toBe(400);
+    expect(detailFields(backwards.body.errors)).toEqual(['arrivalAt']);
+    const missing = await testApp.graphql(UpdateFlightDocument, { id: 987654, input: { flightNumber: 'IFL999' } as never });
+    expect(missing.status).toBe(404);
+  });
+
   it('deletes a flight together with its passenger list', async () => {
     const id = await createFlight(testApp, { resourceId: 1, from: 'LIRF', to: 'LIML', departureAt: '2026-09-02T10:00:00Z', arrivalAt: '2026-09-02T11:00:00Z' });
     const lists = testApp.database.connection.db!.collection('passenger_lists');
@@ -131,6 +140,9 @@ describe('GraphQL flights, airports and resources', () => {
     await testApp.graphql(UpsertResourceDocument, { input: { id: 3, title: 'Falcon 2000LXS', registration: 'HB-JFN', backgroundColor: 'slateblue', textColor: 'white', borderColor: 'navy' } });
     const { body } = await testApp.graphql(ResourcesDocument, {});
     expect(body.data!.resources.map((resource) => [resource.id, resource.title])).toEqual([[1, 'Citation XLS+'], [2, 'Phenom 300E'], [3, 'Falcon 2000LXS']]);
+    const bad = await testApp.graphql(UpsertResourceDocument, { input: { id: null, title: ' ', registration: 'I-ABCD', backgroundColor: 'rgb(1,2,3)', textColor: 'white', borderColor: 'navy' } });
+    expect(bad.status).toBe(400);
+    expect(detailFields(bad.body.errors)).toEqual(['title', 'backgroundColor']);
   });
 
   it('answers timelineEvents with the same entries as the REST route, in GraphQL naming', async () => {
