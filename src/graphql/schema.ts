@@ -8,16 +8,18 @@ import { passengerUploadResolvers, passengerUploadTypeDefs } from '../passengers
 import { ResourceResolver } from '../resources/resource.resolver';
 import { TimelineResolver } from '../timeline/timeline.resolver';
 import { scopeAuthChecker } from './auth-checker';
+import { errorCodeTypeDefs } from './error-codes.schema';
 
 let cached: Promise<GraphQLSchema> | undefined;
 
 /**
  * The service's schema, built once per process: the code-first type-graphql resolvers, merged with
- * the SDL-first file-transfer module (the Upload scalar and the upload mutation).
+ * the SDL-first file-transfer module (the Upload scalar and the upload mutation) and the error code
+ * enum.
  */
 export function gatewaySchema(): Promise<GraphQLSchema> {
   cached ??= buildCodeFirstSchema().then((codeFirst) =>
-    mergeSchemas({ schemas: [codeFirst], typeDefs: passengerUploadTypeDefs, resolvers: passengerUploadResolvers }),
+    mergeSchemas({ schemas: [codeFirst], typeDefs: [passengerUploadTypeDefs, errorCodeTypeDefs], resolvers: passengerUploadResolvers }),
   );
   return cached;
 }

@@ -1,0 +1,32 @@
+import { ErrorCode, STATUS_BY_CODE } from '../errors';
+
+const MEANING: Record<ErrorCode, string> = {
+  [ErrorCode.BAD_REQUEST]: 'The request itself is malformed (body, parameter, header).',
+  [ErrorCode.BAD_USER_INPUT]: 'An argument or field is invalid; extensions.details names each one.',
+  [ErrorCode.UNAUTHENTICATED]: 'No bearer token, or an invalid one (see WWW-Authenticate).',
+  [ErrorCode.FORBIDDEN]: 'The token lacks the scope the operation needs.',
+  [ErrorCode.NOT_FOUND]: 'The flight (or other record) does not exist.',
+  [ErrorCode.METHOD_NOT_ALLOWED]: 'REST only: the path exists with other methods (see Allow).',
+  [ErrorCode.CONFLICT]: 'A created id exists with other content, or an Idempotency-Key was reused with another body.',
+  [ErrorCode.PRECONDITION_FAILED]: 'expectedVersion (If-Match) is not the current version of the list.',
+  [ErrorCode.PAYLOAD_TOO_LARGE]: 'A body, file or list exceeds a configured limit.',
+  [ErrorCode.UNSUPPORTED_MEDIA_TYPE]: 'The body or file is not of the expected type (JSON, .xlsx).',
+  [ErrorCode.UNPROCESSABLE]: 'Well-formed but invalid records or rows; extensions.details lists every problem.',
+  [ErrorCode.TOO_MANY_REQUESTS]: 'The client exceeded its requests per minute (see Retry-After).',
+  [ErrorCode.QUERY_TOO_COMPLEX]: 'The query exceeds the cost limit.',
+  [ErrorCode.SERVICE_UNAVAILABLE]: 'The database (or the identity provider’s key set) cannot be reached.',
+  [ErrorCode.INTERNAL_SERVER_ERROR]: 'A bug on our side; the details are in the service log under the request id.',
+};
+
+/**
+ * The codes of `extensions.code`, as an enum in the schema so clients can see them in Sandbox and
+ * generate types from them. No field returns it: errors carry the code as a string.
+ */
+export const errorCodeTypeDefs = /* GraphQL */ `
+  "Values of extensions.code on errors, with the HTTP status each travels with."
+  enum ErrorCode {
+${Object.values(ErrorCode)
+  .map((code) => `    "${STATUS_BY_CODE[code]}: ${MEANING[code]}"\n    ${code}`)
+  .join('\n')}
+  }
+`;
