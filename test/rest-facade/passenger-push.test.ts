@@ -88,6 +88,17 @@ describe('POST /api/broker/v0/flight/<flight_id>/passenger', () => {
     expect(history[0]).toMatchObject({ version: 1, subject: 'ops-desk', idempotencyKey: 'req-42', created: 1, passengers: 1 });
   });
 
+  it('forgets an Idempotency-Key after 24 hours', async () => {
+    const flightId = await newFlight();
+    await push(flightId, { created: [passengerRecord(1)], modified: [], deleted: [] }, { 'Idempotency-Key': 'day-old' }).expect(200);
+    const lists = testApp.database.connection.db!.collection('passenger_lists');
+    await lists.updateOne({ flightId }, { $set: { 'requests.0.at': new Date(Date.now() - 25 * 3600 * 1000) } });
+    const reused = await push(flightId, { created: [passengerRecord(2)], modified: [], deleted: [] }, { 'Idempotency-Key': 'day-old' }).expect(200);
+    expect(reused.body).toMatchObject({ version: 2, created: 1, passengers: 2 });
+    const stored = await lists.findOne({ flightId });
+    expect(stored!.requests.map((entry: { key: string }) => entry.key)).toEqual(['day-old']);
+  });
+
   it('answers a stale If-Match with 412 and applies a current one', async () => {
     const flightId = await newFlight();
     await push(flightId, { created: [passengerRecord(1)], modified: [], deleted: [] }).expect(200);
