@@ -19,12 +19,13 @@ export interface Services {
 }
 
 export function createServices(connection: Connection, models: Models, config: Config): Services {
+  const passengerLists = new PassengerListService(models);
   return {
     airports: new AirportService(models.airports),
     resources: new ResourceService(models.resources, models.counters),
     flights: new FlightService({ connection, ...models }),
-    timeline: new TimelineService({ ...models, publicHost: config.publicHost }),
-    passengerLists: new PassengerListService(models),
+    timeline: new TimelineService({ ...models, countPassengers: (ids) => passengerLists.countsByFlight(ids), publicHost: config.publicHost }),
+    passengerLists,
     passengerUploads: new PassengerUploadService({ flights: models.flights, limits: config.limits }),
   };
 }

@@ -1,7 +1,6 @@
 import type { AirportDocument, AirportModel } from '../airports/airport.model';
 import { FLIGHT_PROJECTION, overlapFilter } from '../flights/flight.service';
 import type { FlightDocument, FlightModel } from '../flights/flight.model';
-import type { PassengerListModel } from '../passengers/passenger-list.model';
 import { FALLBACK_COLOURS, type ResourceDocument, type ResourceModel } from '../resources/resource.model';
 import { formatLocalDateTime } from '../shared/local-time';
 import type { InstantRange } from './date-range';
@@ -36,7 +35,8 @@ export interface TimelineServiceDeps {
   flights: FlightModel;
   airports: AirportModel;
   resources: ResourceModel;
-  passengerLists: PassengerListModel;
+  /** Passenger counts of many flights in one query (the passenger-list service's). */
+  countPassengers(flightIds: readonly number[]): Promise<Map<number, number>>;
   publicHost: string;
 }
 
@@ -68,10 +68,10 @@ export class TimelineService {
       resourceIds.add(flight.resourceId);
       flightIds.push(flight.flightId);
     }
-    const [airports, resources, counts] = await Promise.all([
+    const [airports, resources, countByFlight] = await Promise.all([
       this.deps.airports.find({ icao: { $in: [...icaos] } }, { _id: 0, icao: 1, iata: 1, city: 1, country: 1, countryTag: 1, timezone: 1 }).lean<AirportDocument[]>().exec(),
       this.deps.resources.find({ resourceId: { $in: [...resourceIds] } }, { _id: 0, resourceId: 1, colours: 1 }).lean<ResourceDocument[]>().exec(),
-      this.deps.passengerLists.find({ flightId: { $in: flightIds } }, { _id: 0, flightId: 1, passengerCount: 1 }).lean<{ flightId: number; passengerCount: number }[]>().exec(),
+      this.deps.countPassengers(flightIds),
     ]);
 
     const airportByIcao = new Map(airports.map((airport) => [airport.icao, airport]));
@@ -88,7 +88,6 @@ export class TimelineService {
       return entry;
     };
     const coloursByResource = new Map(resources.map((resource) => [resource.resourceId, resource.colours]));
-    const countByFlight = new Map(counts.map((list) => [list.flightId, list.passengerCount]));
     const url = this.deps.publicHost;
 
     return flights.map((flight) => {
