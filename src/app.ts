@@ -16,6 +16,7 @@ import { gatewaySchema } from './graphql/schema';
 import { healthRouter } from './health/health.routes';
 import type { Logger } from './logger';
 import { createServices } from './services';
+import { crossOrigin } from './shared/cors';
 import { requestRateLimit } from './shared/rate-limit';
 
 export interface AppDeps {
@@ -61,9 +62,11 @@ export async function createApp({ config, logger, database }: AppDeps): Promise<
 
   app.use(healthRouter(database));
   const limitRequests = requestRateLimit(config.limits);
+  const allowOrigins = crossOrigin(config.corsOrigins);
 
   app.use(
     '/graphql',
+    allowOrigins,
     limitRequests,
     graphqlUploads(config),
     express.json({ limit: config.limits.jsonMaxBytes }),
@@ -71,7 +74,7 @@ export async function createApp({ config, logger, database }: AppDeps): Promise<
   );
 
   const publicBaseUrl = (req: Request) => `${req.protocol}://${req.get('host') ?? config.publicHost}`;
-  app.use(FACADE_BASE_PATH, limitRequests, createFacadeRouter({ apollo, createContext, config, publicBaseUrl }));
+  app.use(FACADE_BASE_PATH, allowOrigins, limitRequests, createFacadeRouter({ apollo, createContext, config, publicBaseUrl }));
 
   app.use((req, res) => sendError(res, notFound(`No route ${req.method} ${req.path}`)));
   app.use((error: unknown, req: Request, res: express.Response, _next: express.NextFunction) => {

@@ -58,6 +58,8 @@ export interface Config {
   logLevel: LogLevel;
   /** Whether GraphQL introspection (and so Sandbox) is on. */
   introspection: boolean;
+  /** Browser origins allowed to call the API cross-origin (e.g. a FullCalendar front end); empty: none. */
+  corsOrigins: string[];
   auth: AuthConfig;
   limits: LimitsConfig;
   /** Milliseconds given to in-flight requests on SIGTERM before the process exits anyway. */
@@ -144,6 +146,7 @@ export function loadConfig(env: Env = process.env): Config {
     timezone,
     logLevel: oneOf(read('LOG_LEVEL') ?? (nodeEnv === 'test' ? 'silent' : 'info'), LOG_LEVELS, 'LOG_LEVEL'),
     introspection: boolean(env, 'GRAPHQL_INTROSPECTION', nodeEnv !== 'production'),
+    corsOrigins: origins(read('CORS_ORIGINS')),
     auth,
     limits: {
       uploadMaxBytes: integer(env, 'UPLOAD_MAX_BYTES', 5 * 1024 * 1024, 1024, 1024 ** 3),
@@ -181,6 +184,25 @@ function boolean(env: Env, variable: string, fallback: boolean): boolean {
   if (['true', '1', 'yes'].includes(raw)) return true;
   if (['false', '0', 'no'].includes(raw)) return false;
   throw new ConfigError(variable, `must be true or false, got "${env[variable]}"`);
+}
+
+/** `https://a.example, http://localhost:5173` → exact origins; `*` allows any (tokens, not cookies, carry identity). */
+function origins(value: string | undefined): string[] {
+  if (!value) return [];
+  return value.split(',').map((entry) => {
+    const origin = entry.trim();
+    if (origin === '*') return origin;
+    let url: URL;
+    try {
+      url = new URL(origin);
+    } catch {
+      throw new ConfigError('CORS_ORIGINS', `must be a comma-separated list of origins such as https://ops.example.com, got "${origin}"`);
+    }
+    if (url.origin !== origin) {
+      throw new ConfigError('CORS_ORIGINS', `"${origin}" is not a bare origin: write ${url.origin} (scheme, host and port only)`);
+    }
+    return origin;
+  });
 }
 
 /** PEM keys in environment variables often arrive with literal "\n" sequences. */

@@ -67,6 +67,7 @@ describe('the service process', () => {
     [{ TIMEZONE: 'Europe/Atlantis' }, 'TIMEZONE'],
     [{ MONGODB_URI: 'postgres://db/broker' }, 'MONGODB_URI'],
     [{ JWT_SECRET: 'short' }, 'JWT_SECRET'],
+    [{ CORS_ORIGINS: 'https://ops.example.com/calendar' }, 'CORS_ORIGINS'],
     [{ NODE_ENV: 'production' }, 'JWT_SECRET'],
   ])('refuses to start with bad configuration %j, naming %s', async (env, variable) => {
     const service = startService(env);
