@@ -1,4 +1,5 @@
 import { IANAZone } from 'luxon';
+import { upsertWithRetry } from '../db/duplicate-key';
 import { invalidInput, type ErrorDetail } from '../errors';
 import { checkIata, checkIcao, checkText } from '../shared/codes';
 import type { AirportDocument, AirportModel } from './airport.model';
@@ -40,7 +41,7 @@ export class AirportService {
       problems.push({ field: 'timezone', message: `timezone must be an IANA time zone such as Europe/Rome, got "${input.timezone}"` });
     }
     if (problems.length) throw invalidInput(`Invalid airport: ${problems.map((p) => p.message).join('; ')}`, problems);
-    await this.airports.updateOne({ icao: airport.icao }, { $set: airport }, { upsert: true }).exec();
+    await upsertWithRetry(() => this.airports.updateOne({ icao: airport.icao }, { $set: airport }, { upsert: true }).exec());
     return airport;
   }
 }

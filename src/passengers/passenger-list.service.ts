@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AirportModel } from '../airports/airport.model';
 import type { Principal } from '../auth';
+import { isDuplicateKey } from '../db/duplicate-key';
 import { conflict, notFound, preconditionFailed, unprocessable, type ErrorDetail } from '../errors';
 import type { FlightDocument, FlightModel } from '../flights/flight.model';
 import { formatLocalDateTime } from '../shared/local-time';
@@ -211,7 +212,7 @@ export class PassengerListService {
         await this.deps.passengerLists.create({ flightId, ...fields, history: [change] });
         return true;
       } catch (error) {
-        if ((error as { code?: number }).code === 11000) return false;
+        if (isDuplicateKey(error)) return false;
         throw error;
       }
     }

@@ -1,4 +1,5 @@
 import { advanceSequence, nextSequence, type CounterModel } from '../db/counter.model';
+import { isDuplicateKey, upsertWithRetry } from '../db/duplicate-key';
 import { invalidInput, type ErrorDetail } from '../errors';
 import { checkColour, checkText } from '../shared/codes';
 import type { ResourceDocument, ResourceModel } from './resource.model';
@@ -58,15 +59,24 @@ export class ResourceService {
     }
     if (problems.length) throw invalidInput(`Invalid resource: ${problems.map((p) => p.message).join('; ')}`, problems);
 
-    let resourceId = input.id ?? undefined;
-    if (resourceId === undefined) {
-      resourceId = await nextSequence(this.counters, 'resource');
-      await this.resources.create({ resourceId, ...fields });
-    } else {
-      await this.resources.updateOne({ resourceId }, { $set: fields }, { upsert: true }).exec();
-      // An id chosen by the client must never be handed out again by the sequence.
-      await advanceSequence(this.counters, 'resource', resourceId);
-    }
+    if (input.id == null) return toResourceData({ resourceId: await this.createWithNextId(fields), ...fields });
+    const resourceId = input.id;
+    await upsertWithRetry(() => this.resources.updateOne({ resourceId }, { $set: fields }, { upsert: true }).exec());
+    // An id chosen by the client must never be handed out again by the sequence.
+    await advanceSequence(this.counters, 'resource', resourceId);
     return toResourceData({ resourceId, ...fields });
+  }
+
+  /** A new resource with the next free id; an id a client already took explicitly is skipped. */
+  private async createWithNextId(fields: Omit<ResourceDocument, 'resourceId'>): Promise<number> {
+    for (;;) {
+      const resourceId = await nextSequence(this.counters, 'resource');
+      try {
+        await this.resources.create({ resourceId, ...fields });
+        return resourceId;
+      } catch (error) {
+        if (!isDuplicateKey(error)) throw error;
+      }
+    }
   }
 }

@@ -157,3 +157,31 @@ describe('GraphQL flights, airports and resources', () => {
     expect(detailFields(body.errors)).toEqual(['start']);
   });
 });
+
+describe('concurrent upserts', () => {
+  let other: TestApp;
+  beforeAll(async () => {
+    other = await startTestApp('graphql_concurrent_upserts');
+  });
+  afterAll(() => other.close());
+
+  // The airport half races only on a real MongoDB (the embedded engine runs one upsert atomically);
+  // the resource half races everywhere: creates draw id 3 from the counter while a client takes it.
+  it('survives concurrent upserts of the same new airport and resource ids without a 500', async () => {
+    const airport = { icao: 'LEMD', iata: 'MAD', city: 'Madrid', country: 'Spain', countryTag: 'ES', timezone: 'Europe/Madrid' };
+    const airports = await Promise.all(Array.from({ length: 20 }, () => other.graphql(UpsertAirportDocument, { input: airport })));
+    expect(airports.map((result) => result.status)).toEqual(Array(20).fill(200));
+    const resource = (id: number | null) => ({ id, title: 'Learjet 75', registration: 'OE-GLJ', backgroundColor: 'silver', textColor: 'black', borderColor: 'gray' });
+    const resources = await Promise.all([
+      ...Array.from({ length: 10 }, () => other.graphql(UpsertResourceDocument, { input: resource(3) })),
+      ...Array.from({ length: 10 }, () => other.graphql(UpsertResourceDocument, { input: resource(null) })),
+    ]);
+    expect(resources.map((result) => result.status)).toEqual(Array(20).fill(200));
+    const created = resources.slice(10).map((result) => result.body.data!.upsertResource.id);
+    expect(new Set(created).size).toBe(10);
+    expect(created).not.toContain(3);
+    const db = other.database.connection.db!;
+    expect(await db.collection('airports').countDocuments({ icao: 'LEMD' })).toBe(1);
+    expect(await db.collection('resources').countDocuments({ resourceId: 3 })).toBe(1);
+  });
+});
