@@ -78,6 +78,31 @@ export function passenger(overrides: PassengerCells = {}): PassengerCells {
   };
 }
 
+/** The record the default `passenger()` row parses to, for the flight `idvolo`. */
+export function parsedPassenger(idvolo: number, overrides: Record<string, unknown> = {}) {
+  return {
+    id: null,
+    idvolo,
+    surname: 'ROSSI',
+    name: 'MARIO',
+    luogonascita: 'IT',
+    nazionalita: 'IT',
+    typedoc: 'P',
+    numberdoc: 'YA1234567',
+    date_born: '1980-05-17',
+    scadenza: '2031-05-16',
+    issuingstate: 'IT',
+    email: 'mario.rossi@example.com',
+    phone: '+393331234567',
+    is_carring_infant: false,
+    gender: 'M',
+    parent_id: null,
+    row_number_parent_id: null,
+    row_number: 1,
+    ...overrides,
+  };
+}
+
 export interface SheetSpec {
   name?: string;
   state?: 'visible' | 'hidden' | 'veryHidden';

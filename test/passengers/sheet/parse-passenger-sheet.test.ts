@@ -13,6 +13,7 @@ import {
   ENGLISH_HEADINGS,
   FIELDS,
   ITALIAN_HEADINGS,
+  parsedPassenger,
   passenger,
   type Field,
 } from '../../helpers/passenger-workbook';
@@ -33,26 +34,7 @@ async function refusal(file: Buffer, options: Partial<PassengerSheetOptions> = {
   return error;
 }
 
-const MARIO = {
-  id: null,
-  idvolo: 4711,
-  surname: 'ROSSI',
-  name: 'MARIO',
-  luogonascita: 'IT',
-  nazionalita: 'IT',
-  typedoc: 'P',
-  numberdoc: 'YA1234567',
-  date_born: '1980-05-17',
-  scadenza: '2031-05-16',
-  issuingstate: 'IT',
-  email: 'mario.rossi@example.com',
-  phone: '+393331234567',
-  is_carring_infant: false,
-  gender: 'M',
-  parent_id: null,
-  row_number_parent_id: null,
-  row_number: 1,
-};
+const MARIO = parsedPassenger(4711);
 
 describe('parsePassengerSheet: reading the list', () => {
   it('returns one record per row with exactly the spec fields, id and parent_id null, idvolo the flight', async () => {

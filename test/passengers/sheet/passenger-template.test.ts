@@ -9,7 +9,7 @@ import { parsePassengerSheet } from '../../../src/passengers/sheet/parse-passeng
 import { buildPassengerTemplate } from '../../../src/passengers/sheet/passenger-template';
 import { passengerSheetAppError } from '../../../src/passengers/sheet/sheet-app-error';
 import { PassengerSheetError } from '../../../src/passengers/sheet/sheet-error';
-import { partText, readZip } from '../../helpers/passenger-workbook';
+import { parsedPassenger, partText, readZip } from '../../helpers/passenger-workbook';
 
 const LIMITS = { uploadMaxBytes: 5 * 1024 * 1024, uploadMaxRows: 2000, uploadMaxColumns: 64, uploadMaxUncompressedBytes: 50 * 1024 * 1024 };
 
@@ -22,26 +22,7 @@ describe('buildPassengerTemplate', () => {
     });
     expect(warnings).toEqual([]);
     expect(records).toEqual([
-      {
-        id: null,
-        idvolo: 3,
-        surname: 'ROSSI',
-        name: 'MARIO',
-        luogonascita: 'IT',
-        nazionalita: 'IT',
-        typedoc: 'P',
-        numberdoc: 'YA1234567',
-        date_born: '1980-05-17',
-        scadenza: '2031-05-16',
-        issuingstate: 'IT',
-        email: 'mario.rossi@example.com',
-        phone: '+393331234567',
-        is_carring_infant: false,
-        gender: 'M',
-        parent_id: null,
-        row_number_parent_id: null,
-        row_number: 1,
-      },
+      parsedPassenger(3),
     ]);
   });
 
