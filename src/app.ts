@@ -8,7 +8,7 @@ import { createFacadeRouter, FACADE_BASE_PATH } from '../rest-facade';
 import { sendError, toAppError } from '../rest-facade/errors';
 import { createTokenVerifier } from './auth';
 import type { Config } from './config';
-import { createContextFactory } from './context';
+import { createContextFactory, requestBaseUrl } from './context';
 import type { Database } from './db/database';
 import { AppError, ErrorCode, badRequest, notFound } from './errors';
 import { createApolloServer } from './graphql/apollo';
@@ -73,7 +73,7 @@ export async function createApp({ config, logger, database }: AppDeps): Promise<
     expressMiddleware(apollo, { context: async ({ req }) => createContext(req) }),
   );
 
-  const publicBaseUrl = (req: Request) => `${req.protocol}://${req.get('host') ?? config.publicHost}`;
+  const publicBaseUrl = (req: Request) => requestBaseUrl(req, config);
   app.use(FACADE_BASE_PATH, allowOrigins, limitRequests, createFacadeRouter({ apollo, createContext, config, publicBaseUrl }));
 
   app.use((req, res) => sendError(res, notFound(`No route ${req.method} ${req.path}`)));

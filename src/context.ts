@@ -68,6 +68,11 @@ export interface ContextRequest {
   log?: Logger;
 }
 
+/** `scheme://host` as the client addressed this service (PUBLIC_HOST when the request has no Host). */
+export function requestBaseUrl(req: ContextRequest, config: Pick<Config, 'publicHost'>): string {
+  return `${req.protocol ?? 'http'}://${req.headers.host ?? config.publicHost}`;
+}
+
 /**
  * Builds a request's context: one verifier for GraphQL and the REST facade alike. A bad token is
  * rejected here (401); a missing one leaves `principal` undefined for `@Authorized` to refuse.
@@ -80,7 +85,7 @@ export function createContextFactory(deps: ContextFactoryDeps) {
     config: deps.config,
     logger: req.log ?? deps.logger,
     requestId: String(req.id ?? ''),
-    baseUrl: `${req.protocol ?? 'http'}://${req.headers.host ?? deps.config.publicHost}`,
+    baseUrl: requestBaseUrl(req, deps.config),
     warnings: [],
   });
 }

@@ -101,13 +101,18 @@ export const unsupportedMediaType = (message: string) =>
   new AppError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, message);
 export const serviceUnavailable = (message: string) => new AppError(ErrorCode.SERVICE_UNAVAILABLE, message);
 
-/** Finds the AppError behind whatever reached us (GraphQL wraps resolver errors). */
-export function asAppError(error: unknown): AppError | undefined {
+/** An error and what it wraps (GraphQL's `originalError`, or `cause`), a few levels deep. */
+export function* errorChain(error: unknown): Generator<unknown> {
   let current: unknown = error;
   for (let depth = 0; current && depth < 5; depth += 1) {
-    if (current instanceof AppError) return current;
-    current = (current as { originalError?: unknown; cause?: unknown }).originalError ??
-      (current as { cause?: unknown }).cause;
+    yield current;
+    const wrapper = current as { originalError?: unknown; cause?: unknown };
+    current = wrapper.originalError ?? wrapper.cause;
   }
+}
+
+/** Finds the AppError behind whatever reached us (GraphQL wraps resolver errors). */
+export function asAppError(error: unknown): AppError | undefined {
+  for (const link of errorChain(error)) if (link instanceof AppError) return link;
   return undefined;
 }

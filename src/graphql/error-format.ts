@@ -1,5 +1,5 @@
 import type { GraphQLFormattedError } from 'graphql';
-import { asAppError, ErrorCode } from '../errors';
+import { asAppError, ErrorCode, errorChain } from '../errors';
 import type { Logger } from '../logger';
 
 /** Codes graphql-js and Apollo Server give to client mistakes; their messages are safe to show. */
@@ -17,9 +17,9 @@ const DATABASE_DOWN = /MongoServerSelectionError|MongoNetworkError|MongoNotConne
 
 /** Is this error the database being unreachable (a 503, not a bug)? */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  for (let current = error as { name?: string; message?: string; originalError?: unknown; cause?: unknown } | undefined, depth = 0; current && depth < 5; depth += 1) {
-    if (DATABASE_DOWN.test(`${current.name ?? ''} ${current.message ?? ''}`)) return true;
-    current = (current.originalError ?? current.cause) as typeof current;
+  for (const link of errorChain(error)) {
+    const { name, message } = link as { name?: string; message?: string };
+    if (DATABASE_DOWN.test(`${name ?? ''} ${message ?? ''}`)) return true;
   }
   return false;
 }

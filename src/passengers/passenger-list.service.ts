@@ -88,11 +88,7 @@ export class PassengerListService {
   }
 
   async get(flightId: number): Promise<PassengerListData> {
-    const [flight, list] = await Promise.all([
-      this.deps.flights.exists({ flightId }).exec(),
-      this.deps.passengerLists.findOne({ flightId }, { _id: 0, version: 1, passengers: 1 }).lean<Pick<PassengerListDocument, 'version' | 'passengers'>>().exec(),
-    ]);
-    if (!flight) throw notFound(`Flight ${flightId} does not exist`);
+    const list = await this.readList(flightId, ['version', 'passengers']);
     return { flightId, version: list?.version ?? 0, passengers: toPassengerRecords(flightId, list?.passengers ?? []) };
   }
 
@@ -116,12 +112,19 @@ export class PassengerListService {
 
   /** Applied pushes, newest first. */
   async history(flightId: number): Promise<PassengerListChange[]> {
+    const list = await this.readList(flightId, ['history']);
+    return [...(list?.history ?? [])].reverse();
+  }
+
+  /** The named fields of a flight's list (null when it has none yet); 404 for an unknown flight. */
+  private async readList<Field extends keyof PassengerListDocument>(flightId: number, fields: Field[]): Promise<Pick<PassengerListDocument, Field> | null> {
+    const projection = Object.fromEntries([['_id', 0], ...fields.map((field) => [field, 1])]);
     const [flight, list] = await Promise.all([
       this.deps.flights.exists({ flightId }).exec(),
-      this.deps.passengerLists.findOne({ flightId }, { _id: 0, history: 1 }).lean<Pick<PassengerListDocument, 'history'>>().exec(),
+      this.deps.passengerLists.findOne({ flightId }, projection).lean<Pick<PassengerListDocument, Field>>().exec(),
     ]);
     if (!flight) throw notFound(`Flight ${flightId} does not exist`);
-    return [...(list?.history ?? [])].reverse();
+    return list;
   }
 
   /**

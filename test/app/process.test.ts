@@ -55,8 +55,12 @@ describe('the service process', () => {
       const response = await inFlight;
       expect(response.status).toBe(200);
       expect(Array.isArray(await response.json())).toBe(true);
+      const requestId = response.headers.get('x-request-id');
       expect(await service.exited).toBe(0);
       expect(service.output()).toMatch(/"msg":"stopped"/);
+      // Structured JSON request logs carry the request id the response announced.
+      const logged = service.output().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
+      expect(logged.find((entry) => entry.req?.url?.startsWith('/api/broker/v0/calendar'))).toMatchObject({ req: { id: requestId }, res: { statusCode: 200 } });
     } finally {
       service.child.kill('SIGKILL');
     }
