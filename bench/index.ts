@@ -9,6 +9,7 @@ import { formatEngineBench, runEngineBench } from './engine.bench';
 import { formatPushBench, runPushBench } from './passenger-push.bench';
 import { formatSheetBench, runSheetBench } from './sheet.bench';
 import { formatTimelineBench, runTimelineBench } from './timeline.bench';
+import { formatWorstCaseBench, runWorstCaseBench } from './worst-case.bench';
 
 const BENCHES: Record<string, () => Promise<string>> = {
   engine: async () => formatEngineBench(await runEngineBench()),
@@ -16,6 +17,7 @@ const BENCHES: Record<string, () => Promise<string>> = {
   auth: async () => formatAuthBench(await runAuthBench()),
   sheet: async () => formatSheetBench(await runSheetBench(), new Date().toISOString().slice(0, 10)),
   push: async () => formatPushBench(await runPushBench()),
+  'worst-case': async () => formatWorstCaseBench(await runWorstCaseBench()),
 };
 
 async function main(): Promise<void> {

@@ -1,11 +1,14 @@
 /**
  * Push latency over HTTP against the real app on the embedded engine: a push of 500 created
- * passengers onto an empty list, and a one-record modify on a 500-passenger list. Requests are
+ * passengers onto an empty list, a one-record modify on a 500-passenger list, and 100 keyed
+ * one-record modifies on a 1,500-passenger list whose every answer carries 1,500 warnings (the first
+ * pushes against the last ones: flat when idempotency records stay compact). Requests are
  * sequential, so each timing is one request's latency; medians over the repetitions.
  */
 import 'reflect-metadata';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { calculateObjectSize } from 'bson';
 import { createApp } from '../src/app';
 import { mintToken } from '../src/auth';
 import { loadConfig } from '../src/config';
@@ -18,7 +21,15 @@ export interface PushBenchResult {
   repetitions: number;
   create500MedianMs: number;
   modifyOneOf500MedianMs: number;
+  /** Keyed one-record modifies of a 1,500-passenger list: median of pushes 1-5 and of pushes 96-100. */
+  keyedFirstMedianMs: number;
+  keyedHundredthMedianMs: number;
+  /** Stored size of that list before the 100 keyed pushes and after them. */
+  keyedListBytesBefore: number;
+  keyedListBytesAfter: number;
 }
+
+const KEYED_PUSHES = 100;
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
@@ -41,11 +52,11 @@ export async function runPushBench(repetitions = 15): Promise<PushBenchResult> {
   await new Promise((resolve) => server.once('listening', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const token = await mintToken(config.auth, { sub: 'bench', scope: ['passengers:write'], ttlSeconds: 3600 });
-  const push = async (flightId: number, body: unknown) => {
+  const push = async (flightId: number, body: unknown, idempotencyKey?: string) => {
     const started = performance.now();
     const response = await fetch(`${base}/api/broker/v0/flight/${flightId}/passenger`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}) },
       body: JSON.stringify(body),
     });
     await response.arrayBuffer();
@@ -66,7 +77,30 @@ export async function runPushBench(repetitions = 15): Promise<PushBenchResult> {
         modifyTimes.push(modified);
       }
     }
-    return { node: process.version, repetitions, create500MedianMs: median(createTimes), modifyOneOf500MedianMs: median(modifyTimes) };
+
+    // Every document expires the day after tomorrow, before the flight leaves: 1,500 warnings an answer.
+    const soon = new Date(Date.now() + 3 * 24 * 3600 * 1000);
+    const keyedFlight = await database.models.flights.findOne({ 'departure.at': { $gt: soon }, flightId: { $gt: repetitions + 1 } }, { _id: 0, flightId: 1 }).lean<{ flightId: number }>().exec();
+    if (!keyedFlight) throw new Error('no flight departs after three days in the demo data');
+    const expiry = new Date(Date.now() + 2 * 24 * 3600 * 1000).toISOString().slice(0, 10);
+    const created1500 = Array.from({ length: 1500 }, (_, index) => ({ ...passenger(index + 1), scadenza: expiry }));
+    await push(keyedFlight.flightId, { created: created1500, modified: [], deleted: [] });
+    const listBytes = async () => calculateObjectSize((await database.models.passengerLists.collection.findOne({ flightId: keyedFlight.flightId }))!);
+    const keyedListBytesBefore = await listBytes();
+    const keyedTimes: number[] = [];
+    for (let index = 1; index <= KEYED_PUSHES; index += 1) {
+      keyedTimes.push(await push(keyedFlight.flightId, { created: [], modified: [{ id: index, email: `keyed${index}@example.com` }], deleted: [] }, `bench-key-${index}`));
+    }
+    return {
+      node: process.version,
+      repetitions,
+      create500MedianMs: median(createTimes),
+      modifyOneOf500MedianMs: median(modifyTimes),
+      keyedFirstMedianMs: median(keyedTimes.slice(0, 5)),
+      keyedHundredthMedianMs: median(keyedTimes.slice(-5)),
+      keyedListBytesBefore,
+      keyedListBytesAfter: await listBytes(),
+    };
   } finally {
     server.close();
     await stop();
@@ -81,6 +115,10 @@ export function formatPushBench(result: PushBenchResult): string {
     '|---|---|',
     `| 500 created passengers onto an empty list | ${result.create500MedianMs.toFixed(1)} ms |`,
     `| modify one record of a 500-passenger list | ${result.modifyOneOf500MedianMs.toFixed(1)} ms |`,
+    `| keyed modify of a 1,500-passenger list (1,500 warnings), pushes 1-5 | ${result.keyedFirstMedianMs.toFixed(1)} ms |`,
+    `| keyed modify of a 1,500-passenger list (1,500 warnings), pushes 96-100 | ${result.keyedHundredthMedianMs.toFixed(1)} ms |`,
+    '',
+    `Stored list before the ${KEYED_PUSHES} keyed pushes: ${(result.keyedListBytesBefore / 1024).toFixed(0)} kB; after: ${(result.keyedListBytesAfter / 1024).toFixed(0)} kB.`,
   ].join('\n');
 }
 

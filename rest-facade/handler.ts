@@ -4,6 +4,7 @@ import type { Request, RequestHandler } from 'express';
 import { authenticationRequired } from '../src/auth';
 import type { GraphQLContext } from '../src/context';
 import { AppError, ErrorCode, type ErrorDetail } from '../src/errors';
+import { responseTooLarge, utf8Length } from '../src/graphql/execution-limits';
 import { sendError, toAppError } from './errors';
 import type { FacadeRoute } from './route';
 
@@ -54,8 +55,13 @@ export function facadeHandler<Data, Variables extends Record<string, unknown>>(
         sendError(res, fromGraphQLError(errors[0], response.http.status, headers));
         return;
       }
+      const body = JSON.stringify(route.toResponse(data as Data, req));
+      // The same cap as /graphql answers (RESPONSE_MAX_BYTES), measured on what is sent.
+      const { responseMaxBytes } = contextValue.config.limits;
+      const bytes = utf8Length(body);
+      if (bytes > responseMaxBytes) throw responseTooLarge(bytes, responseMaxBytes);
       for (const [name, value] of Object.entries(route.toHeaders?.(data as Data, extensions ?? {}) ?? {})) res.setHeader(name, value);
-      res.status(200).json(route.toResponse(data as Data, req));
+      res.status(200).type('application/json').send(body);
     } catch (error) {
       const appError = toAppError(error);
       if (appError) sendError(res, appError);

@@ -1,7 +1,8 @@
-import express, { type Request, type RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type { Config } from '../src/config';
-import { badRequest, unsupportedMediaType, type ErrorDetail } from '../src/errors';
+import { AppError, badRequest, ErrorCode, unsupportedMediaType, type ErrorDetail } from '../src/errors';
 import { PushPassengerListDocument } from '../src/graphql/generated/operations';
+import { boundedJsonBody } from '../src/shared/json-body';
 import { readIdParameter, readQueryParameters } from './query';
 import { defineRoute } from './route';
 
@@ -18,8 +19,11 @@ export function readIfMatch(req: Request): number | null {
   return Number(match[1]);
 }
 
-/** The push body: an object with the three arrays; `deleted` entries are ids or `{id}` objects. */
-function readChanges(body: unknown) {
+/**
+ * The push body: an object with the three arrays; `deleted` entries are ids or `{id}` objects. A
+ * group longer than `maxItems` is refused from its length (413), before any item is looked at.
+ */
+function readChanges(body: unknown, maxItems: number) {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw badRequest('The body must be a JSON object with the arrays created, modified and deleted', [{ field: 'body', message: 'expected {"created": [], "modified": [], "deleted": []}' }]);
   }
@@ -32,6 +36,13 @@ function readChanges(body: unknown) {
     if (!(GROUPS as readonly string[]).includes(key)) problems.push({ field: key, message: `unknown member "${key}": the body holds only created, modified and deleted` });
   }
   if (problems.length) throw badRequest(problems.map((problem) => problem.message).join('; '), problems);
+  const oversized = GROUPS.filter((group) => (record[group] as unknown[]).length > maxItems);
+  if (oversized.length) {
+    const sizes = oversized.map((group) => `${group} holds ${(record[group] as unknown[]).length} items`).join(', ');
+    throw new AppError(ErrorCode.PAYLOAD_TOO_LARGE, `${sizes}: at most ${maxItems} records per group in one push; split the change set`, {
+      details: oversized.map((group) => ({ field: group, message: `at most ${maxItems} items`, limit: maxItems })),
+    });
+  }
   const deleted = (record.deleted as unknown[]).map((entry) => {
     const id = typeof entry === 'object' && entry !== null ? (entry as { id?: unknown }).id : entry;
     // Anything but an integer reaches the operation as null, which the service reports by index.
@@ -46,7 +57,7 @@ export function jsonBody(config: Config): RequestHandler[] {
     (req, _res, next) => {
       next(req.is('application/json') ? undefined : unsupportedMediaType(`Content-Type must be application/json, got ${req.get('Content-Type') ?? 'none'}`));
     },
-    express.json({ limit: config.limits.jsonMaxBytes, strict: true }),
+    boundedJsonBody(config.limits.jsonMaxBytes),
   ];
 }
 
@@ -61,7 +72,7 @@ export function passengerRoutes(config: Config) {
         readQueryParameters(req, []);
         return {
           flightId: readIdParameter(req, 'flight_id'),
-          changes: readChanges(req.body),
+          changes: readChanges(req.body, config.limits.inputMaxListItems),
           expectedVersion: readIfMatch(req),
           idempotencyKey: req.get('Idempotency-Key') ?? null,
         };

@@ -1,85 +1,165 @@
 import { Readable } from 'node:stream';
 import busboy from 'busboy';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { Upload } from 'graphql-upload-minimal';
+import { requireScope, Scope } from '../src/auth';
 import type { Config } from '../src/config';
-import { badRequest, payloadTooLarge } from '../src/errors';
+import type { GraphQLContext } from '../src/context';
+import { asAppError, badRequest, type AppError } from '../src/errors';
 import { UploadPassengerListDocument } from '../src/graphql/generated/operations';
+import type { ReceivedFileUpload } from '../src/passengers/passenger-upload.service';
 import { buildPassengerTemplate } from '../src/passengers/sheet/passenger-template';
+import {
+  MULTIPART_OVERHEAD_BYTES,
+  clientGoneSignal,
+  closeConnectionAfterAnswer,
+  declaredLength,
+  dropRestOfBody,
+  readStreamWithLimit,
+  uploadBodyTooLarge,
+  uploadTooLarge,
+  watchBodySize,
+} from '../src/shared/read-stream';
 import { readIdParameter, readQueryParameters } from './query';
 import { defineRoute } from './route';
 
 /** The multipart form field that carries the spreadsheet (the interface's name). */
 export const PAXLIST_FIELD = 'paxlist';
 
+/** Other form fields a legacy client may send alongside the file (read and ignored). */
+const FORM_FIELDS = { count: 20, bytes: 1024 };
+
 interface ReceivedFile {
   bytes: Buffer;
   filename: string;
   mimetype: string;
   encoding: string;
+  /** Fires when the client goes away before its answer: the parse stops. */
+  signal: AbortSignal;
 }
 
 /**
- * Reads the `paxlist` file of a multipart form into memory (at most uploadMaxBytes: 413 beyond).
- * Not multipart, or no `paxlist` file: 400 saying what is expected.
+ * Reads the `paxlist` file of a multipart form into memory: at most uploadMaxBytes (a file of
+ * exactly that size is taken, one byte more is 413). Everything that can be decided without the
+ * body is decided first, without reading it: the token's scope (403), the Content-Type (400), a
+ * Content-Length no upload can need (413). A body that ends inside a part or is malformed is 400.
+ * A refused body is not read to its end; a client that goes away stops the reading.
  */
 export function paxlistForm(config: Config): RequestHandler {
-  const maxBytes = config.limits.uploadMaxBytes;
+  const maxFileBytes = config.limits.uploadMaxBytes;
+  const maxBodyBytes = maxFileBytes + FORM_FIELDS.count * FORM_FIELDS.bytes + MULTIPART_OVERHEAD_BYTES;
   return (req, res, next) => {
-    if (!req.is('multipart/form-data')) {
-      next(badRequest(`Send the spreadsheet as multipart/form-data with the file in the field "${PAXLIST_FIELD}", got Content-Type ${req.get('Content-Type') ?? 'none'}`, [{ field: PAXLIST_FIELD, message: 'expected a multipart/form-data body' }]));
+    const refuse = (error: AppError) => {
+      dropRestOfBody(req, res, maxBodyBytes);
+      next(error);
+    };
+    try {
+      requireScope((res.locals.graphqlContext as GraphQLContext).principal, Scope.PassengersWrite);
+    } catch (error) {
+      refuse(error as AppError);
       return;
     }
+    if (!req.is('multipart/form-data')) {
+      refuse(badRequest(`Send the spreadsheet as multipart/form-data with the file in the field "${PAXLIST_FIELD}", got Content-Type ${req.get('Content-Type') ?? 'none'}`, [{ field: PAXLIST_FIELD, message: 'expected a multipart/form-data body' }]));
+      return;
+    }
+    const declared = declaredLength(req);
+    if (declared !== undefined && declared > maxBodyBytes) {
+      closeConnectionAfterAnswer(req, res);
+      next(uploadBodyTooLarge(maxFileBytes, maxBodyBytes, declared));
+      return;
+    }
+    const signal = clientGoneSignal(res);
+    receivePaxlist(req, { maxFileBytes, maxBodyBytes, signal }).then(
+      (file) => {
+        res.locals.paxlist = file;
+        next();
+      },
+      (error: AppError) => {
+        // Nobody is left to answer; the socket is already gone.
+        if (signal.aborted) return;
+        refuse(error);
+      },
+    );
+  };
+}
+
+const unreadable = (error: unknown) => badRequest(`The multipart body cannot be read: ${(error as Error).message}`);
+
+/**
+ * busboy over the request, every stream with its error handled: the first failure (malformed or
+ * truncated body, file over the limit, body over its allowance, client gone) settles the promise,
+ * stops the reading and destroys the parser (and with it the file stream).
+ */
+function receivePaxlist(req: Request, limits: { maxFileBytes: number; maxBodyBytes: number; signal: AbortSignal }): Promise<ReceivedFile> {
+  const { maxFileBytes, maxBodyBytes, signal } = limits;
+  return new Promise((resolve, reject) => {
     let form: busboy.Busboy;
     try {
-      form = busboy({ headers: req.headers, limits: { files: 1, fileSize: maxBytes, fields: 20, fieldSize: 1024 } });
+      // busboy reports `limit` when a file reaches fileSize: one byte more lets a file of exactly the limit through.
+      form = busboy({ headers: req.headers, limits: { files: 1, fileSize: maxFileBytes + 1, fields: FORM_FIELDS.count, fieldSize: FORM_FIELDS.bytes, parts: FORM_FIELDS.count + 5, headerPairs: 20 } });
     } catch (error) {
-      next(badRequest(`The multipart body cannot be read: ${(error as Error).message}`));
+      reject(unreadable(error));
       return;
     }
-    let received: ReceivedFile | undefined;
-    let failure: Error | undefined;
+    let file: Promise<ReceivedFile> | undefined;
+    let settled = false;
+    const fail = (error: unknown) => {
+      if (settled) return;
+      settled = true;
+      req.unpipe(form);
+      // Not from inside busboy's own event: it is still walking the chunk that raised it.
+      process.nextTick(() => form.destroy());
+      reject(asAppError(error) ?? unreadable(error));
+    };
     form.on('file', (name, stream, info) => {
-      if (name !== PAXLIST_FIELD || received) {
+      if (name !== PAXLIST_FIELD || file) {
+        stream.on('error', () => undefined);
         stream.resume();
         return;
       }
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('limit', () => {
-        failure = payloadTooLarge(`The spreadsheet is larger than the limit of ${maxBytes} bytes`);
-      });
-      stream.on('end', () => {
-        if (!failure) received = { bytes: Buffer.concat(chunks), filename: info.filename ?? 'paxlist.xlsx', mimetype: info.mimeType, encoding: info.encoding };
-      });
+      stream.once('limit', () => fail(uploadTooLarge(maxFileBytes)));
+      file = readStreamWithLimit(stream, maxFileBytes, () => uploadTooLarge(maxFileBytes)).then((bytes) => ({
+        bytes,
+        filename: info.filename ?? 'paxlist.xlsx',
+        mimetype: info.mimeType,
+        encoding: info.encoding,
+        signal,
+      }));
+      file.catch(fail);
     });
-    form.on('error', (error: Error) => {
-      failure ??= badRequest(`The multipart body cannot be read: ${error.message}`);
-      req.unpipe(form);
-      next(failure);
-    });
+    form.on('error', fail);
     form.on('close', () => {
-      if (failure) return next(failure);
-      if (!received) {
-        return next(badRequest(`The form has no file in the field "${PAXLIST_FIELD}"`, [{ field: PAXLIST_FIELD, message: 'expected the .xlsx passenger list in this multipart field' }]));
+      if (settled) return;
+      if (!file) {
+        fail(badRequest(`The form has no file in the field "${PAXLIST_FIELD}"`, [{ field: PAXLIST_FIELD, message: 'expected the .xlsx passenger list in this multipart field' }]));
+        return;
       }
-      res.locals.paxlist = received;
-      next();
+      file.then((received) => {
+        if (settled) return;
+        settled = true;
+        resolve(received);
+      }, fail);
     });
+    signal.addEventListener('abort', () => fail(signal.reason), { once: true });
+    // A chunked body announces no length: count it as it comes.
+    watchBodySize(req, maxBodyBytes, () => fail(uploadBodyTooLarge(maxFileBytes, maxBodyBytes)));
     req.pipe(form);
-  };
+  });
 }
 
 /** The received file as graphql-upload-minimal's Upload, so the operation's `file: Upload!` takes it. */
 function asUpload(file: ReceivedFile): Upload {
   const upload = new Upload();
-  (upload as unknown as { resolve(file: unknown): void }).resolve({
+  const received: ReceivedFileUpload = {
     filename: file.filename,
     mimetype: file.mimetype,
     encoding: file.encoding,
     fieldName: PAXLIST_FIELD,
-    createReadStream: () => Readable.from([file.bytes]),
-  });
+    createReadStream: () => Readable.from([file.bytes]) as unknown as ReturnType<ReceivedFileUpload['createReadStream']>,
+    signal: file.signal,
+  };
+  (upload as unknown as { resolve(file: ReceivedFileUpload): void }).resolve(received);
   return upload;
 }
 
@@ -93,7 +173,7 @@ export function uploadRoutes(config: Config) {
       toVariables: (req) => {
         readQueryParameters(req, []);
         const flightId = readIdParameter(req, 'id');
-        return { flightId, file: asUpload(req.res!.locals.paxlist as ReceivedFile) };
+        return { flightId, file: asUpload((req.res as Response).locals.paxlist as ReceivedFile) };
       },
       // Ignored columns and similar remarks travel in a header: the body is the bare array.
       toHeaders: (_data, extensions): Record<string, string> => {

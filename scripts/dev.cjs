@@ -13,14 +13,23 @@ tsc.stdout.on('data', (chunk) => {
   process.stdout.write(chunk);
   // tsc prints "Found N errors. Watching for file changes." after every compilation.
   if (/Found 0 errors/.test(String(chunk))) {
-    if (service) service.kill('SIGTERM');
-    service = spawn(process.execPath, ['--enable-source-maps', 'dist/src/main.js'], { cwd: root, stdio: 'inherit' });
+    const previous = service;
+    const startService = () => {
+      service = spawn(process.execPath, ['--enable-source-maps', 'dist/src/main.js'], { cwd: root, stdio: 'inherit' });
+    };
+    // The old service drains and frees the port before the new one listens.
+    if (previous && previous.exitCode === null && previous.signalCode === null) {
+      previous.once('exit', startService);
+      previous.kill('SIGTERM');
+    } else startService();
   }
 });
+// Wait for the service's graceful shutdown, so no node process outlives this one.
 const stop = () => {
-  if (service) service.kill('SIGTERM');
   tsc.kill('SIGTERM');
-  process.exit(0);
+  if (!service || service.exitCode !== null || service.signalCode !== null) process.exit(0);
+  service.once('exit', () => process.exit(0));
+  service.kill('SIGTERM');
 };
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

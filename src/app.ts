@@ -1,22 +1,31 @@
 import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { type Express, type Request } from 'express';
-import { graphqlUploadExpress } from 'graphql-upload-minimal';
 import { pinoHttp } from 'pino-http';
 import { createFacadeRouter, FACADE_BASE_PATH } from '../rest-facade';
 import { sendError, toAppError } from '../rest-facade/errors';
-import { createTokenVerifier } from './auth';
+import { createRequestAuthenticator, createTokenVerifier } from './auth';
 import type { Config } from './config';
 import { createContextFactory, requestBaseUrl } from './context';
 import type { Database } from './db/database';
-import { AppError, ErrorCode, badRequest, notFound } from './errors';
+import { AppError, ErrorCode, notFound } from './errors';
 import { createApolloServer } from './graphql/apollo';
 import { gatewaySchema } from './graphql/schema';
 import { healthRouter } from './health/health.routes';
 import type { Logger } from './logger';
+import { attachClientSignal, graphqlUploadError, processUploadRequest } from './passengers/passenger-upload.schema';
 import { createServices } from './services';
 import { crossOrigin } from './shared/cors';
+import { boundedJsonBody, tokenBeforeMultipart } from './shared/json-body';
+import {
+  MULTIPART_OVERHEAD_BYTES,
+  clientGoneSignal,
+  closeConnectionAfterAnswer,
+  declaredLength,
+  dropRestOfBody,
+  uploadBodyTooLarge,
+  watchBodySize,
+} from './shared/read-stream';
 import { requestRateLimit } from './shared/rate-limit';
 
 export interface AppDeps {
@@ -36,14 +45,14 @@ const REQUEST_ID = /^[\w.:-]{1,100}$/;
 /** Builds the whole HTTP application without opening a port (tests call this directly). */
 export async function createApp({ config, logger, database }: AppDeps): Promise<GatewayApp> {
   const services = createServices(database.connection, database.models, config);
-  const verifier = createTokenVerifier(config.auth);
-  const createContext = createContextFactory({ services, config, logger, verifier });
+  const authenticate = createRequestAuthenticator(createTokenVerifier(config.auth));
+  const createContext = createContextFactory({ services, config, logger, authenticate });
   const apollo = createApolloServer(await gatewaySchema(), config, logger);
   await apollo.start();
 
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  app.set('trust proxy', config.trustProxy);
   app.set('query parser', 'simple');
 
   app.use(
@@ -61,17 +70,30 @@ export async function createApp({ config, logger, database }: AppDeps): Promise<
   );
 
   app.use(healthRouter(database));
-  const limitRequests = requestRateLimit(config.limits);
+  const limitRequests = requestRateLimit(config.limits, authenticate);
   const allowOrigins = crossOrigin(config.corsOrigins);
 
   app.use(
     '/graphql',
     allowOrigins,
     limitRequests,
+    tokenBeforeMultipart(authenticate),
     graphqlUploads(config),
-    express.json({ limit: config.limits.jsonMaxBytes }),
+    boundedJsonBody(config.limits.jsonMaxBytes, { maxBytes: config.limits.anonymousJsonMaxBytes, authenticate }),
     expressMiddleware(apollo, { context: async ({ req }) => createContext(req) }),
   );
+
+  // Refusals before Apollo (rate limit, body size, bad JSON) still answer in GraphQL's shape.
+  app.use('/graphql', (error: unknown, _req: Request, res: express.Response, next: express.NextFunction) => {
+    const appError = toAppError(error);
+    if (!appError) {
+      next(error);
+      return;
+    }
+    for (const [name, value] of Object.entries(appError.headers)) res.setHeader(name, value);
+    const details = appError.details.length ? { details: appError.details } : {};
+    res.status(appError.status).json({ errors: [{ message: appError.message, extensions: { code: appError.code, ...details } }] });
+  });
 
   const publicBaseUrl = (req: Request) => requestBaseUrl(req, config);
   app.use(FACADE_BASE_PATH, allowOrigins, limitRequests, createFacadeRouter({ apollo, createContext, config, publicBaseUrl }));
@@ -91,30 +113,46 @@ export async function createApp({ config, logger, database }: AppDeps): Promise<
 }
 
 /**
- * GraphQL multipart requests (file uploads); other requests pass untouched. Apollo's CSRF prevention
- * still demands a preflight header. A body busboy cannot read is the client's mistake: 400.
+ * GraphQL multipart requests (file uploads) through graphql-upload-minimal; other requests pass
+ * untouched. Apollo's CSRF prevention still demands a preflight header. A Content-Length no upload
+ * can need is refused (413) before reading; a body that is malformed or ends early is 400; the
+ * file's own limit is the service's (exactly uploadMaxBytes is taken, one byte more is 413, as
+ * through REST). A body answered before it was read to its end is dropped, unparsed, within its
+ * allowance, else the connection is closed; the upload stops when the client goes away.
  */
 function graphqlUploads(config: Config): express.RequestHandler {
-  const upload = graphqlUploadExpress({ maxFileSize: config.limits.uploadMaxBytes, maxFiles: 1, maxFieldSize: config.limits.jsonMaxBytes });
-  return (req, res, next) =>
-    upload(req, res, (error?: unknown) => {
-      if (error && !toAppError(error)) next(badRequest(`The multipart GraphQL request cannot be read: ${(error as Error).message}`));
-      else next(error);
-    });
-}
-
-/** Resolves once `server` stopped accepting and every in-flight request finished (or the timeout hit). */
-export function closeServer(server: Server, timeoutMs: number): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      server.closeAllConnections();
-      resolve();
-    }, timeoutMs);
-    timer.unref();
-    server.close(() => {
-      clearTimeout(timer);
-      resolve();
-    });
-    server.closeIdleConnections();
-  });
+  const { uploadMaxBytes, jsonMaxBytes } = config.limits;
+  // busboy calls a file over its limit on reaching the limit: one byte more lets a file of exactly
+  // uploadMaxBytes through, and the service refuses the byte beyond it.
+  const options = { maxFileSize: uploadMaxBytes + 1, maxFiles: 1, maxFieldSize: jsonMaxBytes };
+  // The `operations` and `map` fields (each at most jsonMaxBytes) and the one file.
+  const maxBodyBytes = uploadMaxBytes + 2 * jsonMaxBytes + MULTIPART_OVERHEAD_BYTES;
+  return (req, res, next) => {
+    if (!req.is('multipart/form-data')) {
+      next();
+      return;
+    }
+    const declared = declaredLength(req);
+    if (declared !== undefined && declared > maxBodyBytes) {
+      closeConnectionAfterAnswer(req, res);
+      next(uploadBodyTooLarge(uploadMaxBytes, maxBodyBytes, declared));
+      return;
+    }
+    watchBodySize(req, maxBodyBytes, () => closeConnectionAfterAnswer(req, res));
+    // Answered before the file was read (401, 403, 404, CSRF…): the library would read the rest.
+    res.once('finish', () => dropRestOfBody(req, res, maxBodyBytes));
+    const signal = clientGoneSignal(res);
+    processUploadRequest(req, res, options).then(
+      (operations) => {
+        if (signal.aborted) return;
+        req.body = operations;
+        attachClientSignal(operations, signal);
+        next();
+      },
+      (error: unknown) => {
+        if (signal.aborted) return;
+        next(graphqlUploadError(error));
+      },
+    );
+  };
 }

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import os from 'node:os';
 import { IANAZone } from 'luxon';
 
@@ -20,6 +21,8 @@ export interface AuthConfig {
   audience?: string;
   /** Allowed clock skew for `exp` and `nbf`, in seconds. */
   clockToleranceSeconds: number;
+  /** Longest a token may still live when presented (`exp` minus now), in seconds; longer ones are refused. Default 365 days. */
+  maxLifetimeSeconds?: number;
 }
 
 /** Limits on client input; each one answers with a 413 or 422 naming the limit. */
@@ -32,14 +35,60 @@ export interface LimitsConfig {
   uploadMaxColumns: number;
   /** Largest total uncompressed size of the parts of an .xlsx (zip bomb guard), in bytes. */
   uploadMaxUncompressedBytes: number;
+  /** Most cells (each row element counting as one more) read from a workbook's sheets; also bounds its XML elements (10 per cell). */
+  uploadMaxCells: number;
+  /** Longest a spreadsheet may take to read, in milliseconds. */
+  uploadMaxParseMs: number;
   /** Largest JSON body, in bytes. */
   jsonMaxBytes: number;
+  /** Largest JSON body of a request without a valid token, in bytes (beyond: 401). */
+  anonymousJsonMaxBytes: number;
   /** Deepest GraphQL selection accepted. */
   graphqlMaxDepth: number;
   /** Highest estimated GraphQL query cost accepted. */
   graphqlMaxCost: number;
+  /** Flights a day the cost estimate assumes for a date-range list (timelineEvents, flights). */
+  graphqlCostFlightsPerDay: number;
+  /** Most aliases in one GraphQL operation. */
+  graphqlMaxAliases: number;
+  /** Most lexical tokens in one GraphQL document (checked while parsing). */
+  graphqlMaxTokens: number;
+  /** Most directives in one GraphQL operation. */
+  graphqlMaxDirectives: number;
+  /** Most items in any one list of a request's input (GraphQL variables, a push's created/modified/deleted). */
+  inputMaxListItems: number;
+  /** Longest string in a GraphQL request's variables, in characters. */
+  inputMaxStringLength: number;
+  /** Longest a GraphQL query (and so a REST read) may run before it is stopped with QUERY_TIMEOUT, in milliseconds. */
+  graphqlTimeoutMs: number;
+  /** Largest answer body of /graphql and the REST facade, in bytes; a larger one is RESPONSE_TOO_LARGE (413). */
+  responseMaxBytes: number;
   /** Requests one client (IP address) may make per minute to /graphql and the REST facade; 0 turns the limit off. */
   rateLimitPerMinute: number;
+  /** Most passengers one flight's list may hold; bounds the stored document whatever clients push. */
+  passengerListMaxPassengers: number;
+}
+
+/** Time limits on the database, so a lost or frozen server becomes a quick 503 instead of a stalled request. */
+export interface DatabaseTimeoutsConfig {
+  /**
+   * Budget of one database operation, server selection, connection check-out and `maxTimeMS` on the
+   * server included (the driver's `timeoutMS`); also how long mongoose queues operations before the
+   * first connection.
+   */
+  operationTimeoutMs: number;
+  /** Longest the driver looks for a reachable server (`serverSelectionTimeoutMS`); also the connect time-out. */
+  serverSelectionTimeoutMs: number;
+  /** Budget of the /readyz ping. */
+  readinessTimeoutMs: number;
+}
+
+/** Time limits on HTTP clients (Node's `server.requestTimeout` and `server.headersTimeout`). */
+export interface HttpTimeoutsConfig {
+  /** Longest a client may take to send a whole request, body included. */
+  requestTimeoutMs: number;
+  /** Longest a client may take to send the request headers. */
+  headersTimeoutMs: number;
 }
 
 /** The whole validated configuration of the service. */
@@ -53,6 +102,14 @@ export interface Config {
   mongodbUri?: string;
   /** Host name shown in timeline entries' `url` (no scheme). */
   publicHost: string;
+  /** Absolute base URL for links in answers (no trailing slash); unset: the request's validated scheme and Host. */
+  publicUrl?: string;
+  /**
+   * Which peers may tell the client's address and scheme through X-Forwarded-For/-Proto (Express's
+   * `trust proxy`): false (none, the default), a hop count, or addresses, CIDR ranges and the names
+   * loopback, linklocal, uniquelocal.
+   */
+  trustProxy: false | number | string[];
   /** IANA time zone in which `YYYY-MM-DD` range bounds are read. */
   timezone: string;
   logLevel: LogLevel;
@@ -64,6 +121,8 @@ export interface Config {
   limits: LimitsConfig;
   /** Milliseconds given to in-flight requests on SIGTERM before the process exits anyway. */
   shutdownTimeoutMs: number;
+  database: DatabaseTimeoutsConfig;
+  http: HttpTimeoutsConfig;
 }
 
 export class ConfigError extends Error {
@@ -111,6 +170,7 @@ export function loadConfig(env: Env = process.env): Config {
     issuer: read('JWT_ISSUER'),
     audience: read('JWT_AUDIENCE'),
     clockToleranceSeconds: integer(env, 'JWT_CLOCK_TOLERANCE_SECONDS', 30, 0, 600),
+    maxLifetimeSeconds: integer(env, 'JWT_MAX_LIFETIME_SECONDS', 365 * 86_400, 60, 10 * 365 * 86_400),
   };
   const keySources = (['JWT_SECRET', 'JWT_PUBLIC_KEY', 'JWKS_URL'] as const).filter((name) => read(name));
   if (keySources.length > 1) {
@@ -143,6 +203,8 @@ export function loadConfig(env: Env = process.env): Config {
     host: read('HOST') ?? '0.0.0.0',
     mongodbUri,
     publicHost,
+    publicUrl: publicUrl(read('PUBLIC_URL')),
+    trustProxy: trustProxy(read('TRUST_PROXY')),
     timezone,
     logLevel: oneOf(read('LOG_LEVEL') ?? (nodeEnv === 'test' ? 'silent' : 'info'), LOG_LEVELS, 'LOG_LEVEL'),
     introspection: boolean(env, 'GRAPHQL_INTROSPECTION', nodeEnv !== 'production'),
@@ -153,13 +215,78 @@ export function loadConfig(env: Env = process.env): Config {
       uploadMaxRows: integer(env, 'UPLOAD_MAX_ROWS', 2000, 1, 1_000_000),
       uploadMaxColumns: integer(env, 'UPLOAD_MAX_COLUMNS', 64, 1, 16384),
       uploadMaxUncompressedBytes: integer(env, 'UPLOAD_MAX_UNCOMPRESSED_BYTES', 50 * 1024 * 1024, 1024, 1024 ** 3),
+      uploadMaxCells: integer(env, 'UPLOAD_MAX_CELLS', 200_000, 100, 100_000_000),
+      uploadMaxParseMs: integer(env, 'UPLOAD_MAX_PARSE_MS', 10_000, 100, 600_000),
       jsonMaxBytes: integer(env, 'JSON_MAX_BYTES', 1024 * 1024, 1024, 1024 ** 3),
+      anonymousJsonMaxBytes: integer(env, 'ANONYMOUS_JSON_MAX_BYTES', 64 * 1024, 1024, 1024 ** 3),
       graphqlMaxDepth: integer(env, 'GRAPHQL_MAX_DEPTH', 10, 2, 100),
-      graphqlMaxCost: integer(env, 'GRAPHQL_MAX_COST', 50_000, 10, 10_000_000),
+      graphqlMaxCost: integer(env, 'GRAPHQL_MAX_COST', 200_000, 10, 100_000_000),
+      graphqlCostFlightsPerDay: integer(env, 'GRAPHQL_COST_FLIGHTS_PER_DAY', 20, 1, 100_000),
+      graphqlMaxAliases: integer(env, 'GRAPHQL_MAX_ALIASES', 20, 1, 10_000),
+      graphqlMaxTokens: integer(env, 'GRAPHQL_MAX_TOKENS', 2_000, 100, 1_000_000),
+      graphqlMaxDirectives: integer(env, 'GRAPHQL_MAX_DIRECTIVES', 20, 1, 10_000),
+      inputMaxListItems: integer(env, 'INPUT_MAX_LIST_ITEMS', 5_000, 1, 1_000_000),
+      inputMaxStringLength: integer(env, 'INPUT_MAX_STRING_LENGTH', 10_000, 100, 100_000_000),
+      graphqlTimeoutMs: integer(env, 'GRAPHQL_TIMEOUT_MS', 5_000, 1, 600_000),
+      responseMaxBytes: integer(env, 'RESPONSE_MAX_BYTES', 10 * 1024 * 1024, 1024, 1024 ** 3),
       rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 0, 1_000_000),
+      // At most 5,000 records of ~1.3 kB keep a list, with its capped history and keys, under 8 of MongoDB's 16 MiB.
+      passengerListMaxPassengers: integer(env, 'PASSENGER_LIST_MAX_PASSENGERS', 2000, 1, 5000),
     },
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    database: {
+      operationTimeoutMs: integer(env, 'DB_OPERATION_TIMEOUT_MS', 5000, 100, 600_000),
+      serverSelectionTimeoutMs: integer(env, 'DB_SERVER_SELECTION_TIMEOUT_MS', 3000, 100, 600_000),
+      readinessTimeoutMs: integer(env, 'READINESS_TIMEOUT_MS', 2000, 100, 60_000),
+    },
+    http: httpTimeouts(env),
   };
+}
+
+/** A Host header worth echoing into a link: a DNS name, IPv4 or bracketed IPv6 address, and an optional port. */
+export function isHostHeader(value: string): boolean {
+  return HOST_NAME.test(value) || /^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-fA-F:.]{2,45}\])(:\d{1,5})?$/.test(value);
+}
+
+/** `https://broker.example.com` or with a path prefix; no query, fragment or credentials. */
+function publicUrl(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError('PUBLIC_URL', `must be an absolute http(s) URL such as https://broker.example.com, got "${value}"`);
+  }
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.search || url.hash || url.username || url.password) {
+    throw new ConfigError('PUBLIC_URL', `must be an http(s) URL without query, fragment or credentials, got "${value}"`);
+  }
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+}
+
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** TRUST_PROXY: unset/false/none → trust no one; a number → that many hops; else addresses, CIDRs, names. */
+function trustProxy(value: string | undefined): false | number | string[] {
+  if (!value || ['false', 'none', '0'].includes(value.toLowerCase())) return false;
+  if (/^\d{1,2}$/.test(value)) return Number(value);
+  return value.split(',').map((entry) => {
+    const item = entry.trim();
+    const [address, prefix, ...rest] = item.split('/');
+    const family = isIP(address);
+    const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 6 ? 128 : 32));
+    if (PROXY_NAMES.includes(item) || (family !== 0 && prefixOk && rest.length === 0)) return item;
+    throw new ConfigError('TRUST_PROXY', `must be false, a hop count, or a comma-separated list of addresses, CIDR ranges and ${PROXY_NAMES.join(', ')}; "${item}" is none of these`);
+  });
+}
+
+/** Node refuses a headers time-out longer than the request time-out; say so at start-up instead. */
+function httpTimeouts(env: Env): HttpTimeoutsConfig {
+  const requestTimeoutMs = integer(env, 'HTTP_REQUEST_TIMEOUT_MS', 60_000, 1000, 3_600_000);
+  const headersTimeoutMs = integer(env, 'HTTP_HEADERS_TIMEOUT_MS', 10_000, 1000, 3_600_000);
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new ConfigError('HTTP_HEADERS_TIMEOUT_MS', `must not exceed HTTP_REQUEST_TIMEOUT_MS (${requestTimeoutMs}), got "${headersTimeoutMs}"`);
+  }
+  return { requestTimeoutMs, headersTimeoutMs };
 }
 
 function oneOf<T extends string>(value: string, allowed: readonly T[], variable: string): T {

@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import type { AirportData } from './airports/airport.service';
-import type { Principal, TokenVerifier } from './auth';
-import type { Config } from './config';
+import type { CredentialsRequest, Principal, RequestAuthenticator } from './auth';
+import { isHostHeader, type Config } from './config';
 import type { Logger } from './logger';
 import type { PassengerRecord } from './passengers/passenger.record';
 import type { ResourceData } from './resources/resource.service';
@@ -57,20 +57,27 @@ export interface ContextFactoryDeps {
   services: Services;
   config: Config;
   logger: Logger;
-  verifier: TokenVerifier;
+  authenticate: RequestAuthenticator;
 }
 
 /** The minimum of an HTTP request the context needs (Express's Request satisfies it). */
-export interface ContextRequest {
-  headers: { authorization?: string; host?: string };
+export interface ContextRequest extends CredentialsRequest {
   protocol?: string;
   id?: unknown;
   log?: Logger;
 }
 
-/** `scheme://host` as the client addressed this service (PUBLIC_HOST when the request has no Host). */
-export function requestBaseUrl(req: ContextRequest, config: Pick<Config, 'publicHost'>): string {
-  return `${req.protocol ?? 'http'}://${req.headers.host ?? config.publicHost}`;
+/**
+ * The absolute base URL for links in answers (openapi.json's servers, passengerTemplateUrl):
+ * PUBLIC_URL when configured; otherwise the scheme and Host the client used, but only when they
+ * are an http(s) scheme and a plain host name or address, so a forged Host or X-Forwarded-Proto
+ * (`javascript://…`) can never be reflected. PUBLIC_HOST stands in for a Host that fails the check.
+ */
+export function requestBaseUrl(req: ContextRequest, config: Pick<Config, 'publicHost' | 'publicUrl'>): string {
+  if (config.publicUrl) return config.publicUrl;
+  const scheme = req.protocol === 'https' ? 'https' : 'http';
+  const host = req.headers.host;
+  return `${scheme}://${host !== undefined && isHostHeader(host) ? host.toLowerCase() : config.publicHost}`;
 }
 
 /**
@@ -79,7 +86,7 @@ export function requestBaseUrl(req: ContextRequest, config: Pick<Config, 'public
  */
 export function createContextFactory(deps: ContextFactoryDeps) {
   return async (req: ContextRequest): Promise<GraphQLContext> => ({
-    principal: await deps.verifier.authenticate(req.headers.authorization),
+    principal: await deps.authenticate(req),
     services: deps.services,
     loaders: createLoaders(deps.services),
     config: deps.config,

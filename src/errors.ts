@@ -15,6 +15,8 @@ export enum ErrorCode {
   UNPROCESSABLE = 'UNPROCESSABLE',
   TOO_MANY_REQUESTS = 'TOO_MANY_REQUESTS',
   QUERY_TOO_COMPLEX = 'QUERY_TOO_COMPLEX',
+  QUERY_TIMEOUT = 'QUERY_TIMEOUT',
+  RESPONSE_TOO_LARGE = 'RESPONSE_TOO_LARGE',
   SERVICE_UNAVAILABLE = 'SERVICE_UNAVAILABLE',
   INTERNAL_SERVER_ERROR = 'INTERNAL_SERVER_ERROR',
 }
@@ -33,6 +35,8 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   [ErrorCode.UNPROCESSABLE]: 422,
   [ErrorCode.TOO_MANY_REQUESTS]: 429,
   [ErrorCode.QUERY_TOO_COMPLEX]: 400,
+  [ErrorCode.QUERY_TIMEOUT]: 400,
+  [ErrorCode.RESPONSE_TOO_LARGE]: 413,
   [ErrorCode.SERVICE_UNAVAILABLE]: 503,
   [ErrorCode.INTERNAL_SERVER_ERROR]: 500,
 };
@@ -52,6 +56,51 @@ export interface AppErrorOptions {
   cause?: unknown;
 }
 
+/** Details listed in one error; the rest are counted in a last `{omitted}` entry. */
+export const MAX_ERROR_DETAILS = 100;
+/** Longest string echoed inside a detail (a value the client sent, a message quoting one). */
+export const MAX_ECHOED_CHARS = 200;
+/** Longest error message; messages joining many problems are cut here (details keep the count). */
+export const MAX_MESSAGE_CHARS = 2000;
+
+/** `text` cut to `max` characters, saying how much was left out. */
+export function truncateText(text: string, max = MAX_ECHOED_CHARS): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters)`;
+}
+
+/**
+ * At most MAX_ERROR_DETAILS details, long strings cut, and one last entry counting the rest, so an
+ * error's size never grows with the client's input (200,000 bad ids answer 100 details, not 21 MB).
+ * Idempotent: capping capped details (the REST facade rebuilds GraphQL errors) keeps the count.
+ */
+export function capDetails(details: readonly ErrorDetail[]): ErrorDetail[] {
+  const last = details[details.length - 1];
+  const carried = last && typeof last.omitted === 'number' && details.length === MAX_ERROR_DETAILS + 1 ? last.omitted : 0;
+  const listed = carried ? details.slice(0, MAX_ERROR_DETAILS) : details;
+  const omitted = carried + Math.max(0, listed.length - MAX_ERROR_DETAILS);
+  const kept = listed.slice(0, MAX_ERROR_DETAILS).map(truncateDetail);
+  if (omitted > 0) kept.push({ message: `${omitted} more problems not listed (only the first ${MAX_ERROR_DETAILS} are)`, omitted });
+  return kept;
+}
+
+/** A small object or array is echoed as it is; a large one becomes its JSON text, cut. */
+function truncateObject(value: object): unknown {
+  const json = JSON.stringify(value) ?? '';
+  return json.length <= MAX_ECHOED_CHARS ? value : truncateText(json);
+}
+
+function truncateDetail(detail: ErrorDetail): ErrorDetail {
+  let copy: ErrorDetail | undefined;
+  for (const [key, value] of Object.entries(detail)) {
+    const short = typeof value === 'string' ? truncateText(value) : value !== null && typeof value === 'object' ? truncateObject(value) : value;
+    if (short !== value) {
+      copy ??= { ...detail };
+      copy[key] = short;
+    }
+  }
+  return copy ?? detail;
+}
+
 /**
  * The one base class of client-facing errors. It is a GraphQLError so resolvers can throw it
  * directly; `extensions.code` and `extensions.http.status` carry the code and status to both
@@ -65,8 +114,8 @@ export class AppError extends GraphQLError {
 
   constructor(code: ErrorCode, message: string, options: AppErrorOptions = {}) {
     const status = STATUS_BY_CODE[code];
-    const details = options.details ?? [];
-    super(message, {
+    const details = capDetails(options.details ?? []);
+    super(truncateText(message, MAX_MESSAGE_CHARS), {
       originalError: options.cause instanceof Error ? options.cause : undefined,
       extensions: {
         code,

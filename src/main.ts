@@ -1,9 +1,9 @@
 import 'reflect-metadata';
-import type { Server } from 'node:http';
 import { describeDevToken, prepareDevelopmentAuth } from './auth';
-import { closeServer, createApp } from './app';
+import { createApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase, type Database } from './db/database';
+import { createHttpServer, prepareGracefulClose } from './http-server';
 import { createLogger, type Logger } from './logger';
 import { seedDemoData } from './seed/seed';
 
@@ -11,6 +11,10 @@ async function main(): Promise<void> {
   let config: Config;
   try {
     config = loadConfig(process.env);
+    // Only the service refuses: tools and benchmarks may run production settings in memory.
+    if (config.nodeEnv === 'production' && !config.mongodbUri) {
+      throw new ConfigError('MONGODB_URI', 'must be set in production: the embedded engine keeps data in memory only and is for development and tests');
+    }
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);
@@ -46,7 +50,9 @@ async function main(): Promise<void> {
   }
 
   const gateway = await createApp({ config, logger, database });
-  const server = gateway.app.listen(config.port, config.host);
+  const server = createHttpServer(gateway.app, config, logger);
+  const close = prepareGracefulClose(server);
+  server.listen(config.port, config.host);
   server.on('error', (error) => {
     logger.fatal({ err: error }, `cannot listen on ${config.host}:${config.port}`);
     process.exit(1);
@@ -61,17 +67,21 @@ async function main(): Promise<void> {
     );
     if (prepared.devToken) process.stdout.write(`\n${describeDevToken(prepared.devToken, base)}\n\n`);
   });
-  installShutdown(server, gateway.stop, database, config, logger);
+  installShutdown(close, gateway.stop, database, config, logger);
 }
 
-/** SIGTERM/SIGINT: stop accepting, let in-flight requests finish, close the database, exit 0. */
-function installShutdown(server: Server, stopApp: () => Promise<void>, database: Database, config: Config, logger: Logger): void {
+/**
+ * SIGTERM/SIGINT: stop accepting, finish in-flight requests (answered with `Connection: close`),
+ * close the database, exit 0. A repeated signal (npm forwards the terminal's Ctrl-C as well) changes nothing.
+ */
+function installShutdown(close: (timeoutMs: number) => Promise<number>, stopApp: () => Promise<void>, database: Database, config: Config, logger: Logger): void {
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down: finishing in-flight requests');
-    await closeServer(server, config.shutdownTimeoutMs);
+    const cut = await close(config.shutdownTimeoutMs);
+    if (cut > 0) logger.warn({ cut, timeoutMs: config.shutdownTimeoutMs }, 'SHUTDOWN_TIMEOUT_MS ran out: requests cut');
     logger.debug('http server closed');
     await stopApp();
     logger.debug('graphql stopped');
@@ -79,8 +89,16 @@ function installShutdown(server: Server, stopApp: () => Promise<void>, database:
     logger.info('stopped');
     process.exit(0);
   };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  const stop = (signal: string) =>
+    shutdown(signal).catch((error: unknown) => {
+      logger.fatal({ err: error }, 'shutdown failed');
+      process.exit(1);
+    });
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+  // Every promise we make is awaited or caught; one that slips through is a bug to log, not a
+  // reason to drop every client's connection (and, on the embedded engine, all data).
+  process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled promise rejection (a bug): the service keeps running'));
 }
 
 main().catch((error: unknown) => {

@@ -19,7 +19,7 @@ export interface Services {
 }
 
 export function createServices(connection: Connection, models: Models, config: Config): Services {
-  const passengerLists = new PassengerListService(models);
+  const passengerLists = new PassengerListService({ ...models, maxPassengers: config.limits.passengerListMaxPassengers });
   return {
     airports: new AirportService(models.airports),
     resources: new ResourceService(models.resources, models.counters),

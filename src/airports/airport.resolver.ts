@@ -2,13 +2,21 @@ import { Arg, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import { Scope } from '../auth';
 import type { GraphQLContext } from '../context';
 import { Airport, AirportInput } from './airport.type';
-import { listComplexity } from '../graphql/complexity';
+import { LIST_ROWS, listComplexity } from '../graphql/complexity';
+import { invalidInput } from '../errors';
+
+/** Longest airport search: codes, cities and countries are far shorter; a longer term is a mistake. */
+export const MAX_AIRPORT_SEARCH_LENGTH = 100;
 
 @Resolver(() => Airport)
 export class AirportResolver {
   @Authorized(Scope.TimelineRead)
-  @Query(() => [Airport], { complexity: listComplexity, description: 'Airports whose ICAO, IATA, city or country starts with `search` (all when omitted).' })
+  @Query(() => [Airport], { complexity: listComplexity(LIST_ROWS.airports), description: 'Airports whose ICAO, IATA, city or country starts with `search` (all when omitted).' })
   airports(@Arg('search', () => String, { nullable: true }) search: string | null, @Ctx() ctx: GraphQLContext) {
+    // Omitted, the argument arrives as undefined rather than null.
+    if (search != null && search.length > MAX_AIRPORT_SEARCH_LENGTH) {
+      throw invalidInput(`search is ${search.length} characters long: at most ${MAX_AIRPORT_SEARCH_LENGTH}`, [{ field: 'search', message: `at most ${MAX_AIRPORT_SEARCH_LENGTH} characters` }]);
+    }
     return ctx.services.airports.search(search);
   }
 

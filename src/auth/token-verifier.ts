@@ -49,6 +49,12 @@ export interface TokenVerifierOptions {
 
 const JWKS_DEFAULTS: Required<JwksOptions> = { cooldownDurationMs: 30_000, cacheMaxAgeMs: 600_000, timeoutMs: 5_000 };
 
+/** Default of JWT_MAX_LIFETIME_SECONDS: a year, the longest `npm run token` mints. */
+const DEFAULT_MAX_LIFETIME_SECONDS = 365 * 86_400;
+
+/** A JWS in compact serialisation: three base64url parts without padding (RFC 7515 §2, §7.1); `alg: none` has an empty signature. */
+const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
+
 /** RFC 6750 b64token: the only characters a bearer token may have. */
 const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 
@@ -70,10 +76,12 @@ export function createTokenVerifier(auth: AuthConfig, options: TokenVerifierOpti
     ...(auth.audience ? { audience: auth.audience } : {}),
   };
 
+  const maxLifetimeSeconds = auth.maxLifetimeSeconds ?? DEFAULT_MAX_LIFETIME_SECONDS;
+
   return {
     async authenticate(authorizationHeader) {
       if (authorizationHeader === undefined) return undefined;
-      const token = bearerToken(authorizationHeader);
+      const token = compactJws(bearerToken(authorizationHeader));
       // Outside the try: a key that failed to import is a server fault (500), not a bad token.
       const key = await source.key();
       let payload: JWTPayload;
@@ -82,6 +90,7 @@ export function createTokenVerifier(auth: AuthConfig, options: TokenVerifierOpti
       } catch (error) {
         throw verificationError(error, source.algorithms);
       }
+      checkLifetime(payload, maxLifetimeSeconds, auth.clockToleranceSeconds);
       return toPrincipal(payload);
     },
   };
@@ -155,6 +164,28 @@ function bearerToken(header: string): string {
   const [token] = rest;
   if (!B64TOKEN.test(token)) throw malformedCredentials('the token contains characters a bearer token cannot have');
   return token;
+}
+
+/**
+ * One token, one spelling: padding (`=`) and non-zero spare bits in the last base64url character
+ * of the signature decode to the same bytes, so they would give one signed token several accepted
+ * spellings (and several cache or revocation keys). Both are refused.
+ */
+function compactJws(token: string): string {
+  if (!COMPACT_JWS.test(token)) throw invalidToken('the token is not a JWT in compact form (three base64url parts without padding)');
+  const signature = token.slice(token.lastIndexOf('.') + 1);
+  if (Buffer.from(signature, 'base64url').toString('base64url') !== signature) {
+    throw invalidToken('the signature is not in canonical base64url');
+  }
+  return token;
+}
+
+/** exp must be a finite time within the configured lifetime from now (1e300 is not "valid for ever"). */
+function checkLifetime(payload: JWTPayload, maxSeconds: number, toleranceSeconds: number): void {
+  const remaining = (payload.exp as number) - Date.now() / 1000;
+  if (!Number.isFinite(remaining) || remaining > maxSeconds + toleranceSeconds) {
+    throw invalidToken(`the token lives longer than the accepted maximum of ${maxSeconds} seconds (exp)`);
+  }
 }
 
 function toPrincipal(payload: JWTPayload): Principal {

@@ -1,4 +1,4 @@
-import mongoose, { type Connection } from 'mongoose';
+import mongoose, { type Connection, type MongooseQueryMiddleware, type Query, type Schema } from 'mongoose';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { startEmbeddedMongo } from './embedded';
@@ -16,7 +16,7 @@ export interface Database {
   displayUri: string;
   /** Settles once the first connection succeeded and the indexes exist. */
   ready: Promise<void>;
-  /** True when a ping reaches the server now. */
+  /** True when a ping reaches the server within the readiness time-out (READINESS_TIMEOUT_MS). */
   isReachable(): Promise<boolean>;
   /** Closes the connection and, when embedded, stops the engine. */
   close(): Promise<void>;
@@ -37,6 +37,10 @@ export interface OpenDatabaseOptions {
  * engine (if any) is listening; `ready` settles when the first connection succeeded. If a real
  * server is down at start-up the service keeps retrying (and logging) in the background, so the
  * process stays up, /readyz answers 503, and it recovers when the server returns.
+ *
+ * Every operation has a time budget (config.database): a lost or frozen server fails a request
+ * with a driver time-out or network error, which the error formatter turns into a 503, instead of
+ * holding it for the operating system's TCP time-outs.
  */
 export async function openDatabase(config: Config, logger: Logger, options: OpenDatabaseOptions = {}): Promise<Database> {
   let stopEngine: (() => Promise<void>) | undefined;
@@ -49,8 +53,17 @@ export async function openDatabase(config: Config, logger: Logger, options: Open
     kind = 'embedded';
   }
 
+  // Driver 7.8 made the single `timeoutMS` budget a no-op (it could desynchronise the pool), so
+  // every stage of an operation gets its own limit. Reads and writes are retried once after a
+  // network error, so one attempt gets half of the operation's budget: the whole, retry included,
+  // stays within DB_OPERATION_TIMEOUT_MS.
+  const timeouts = config.database;
+  const attemptMs = Math.floor(timeouts.operationTimeoutMs / 2);
   const connection = mongoose.createConnection();
   connection.set('autoIndex', false);
+  // Registered before createModels: connection plugins apply to the models defined afterwards.
+  // A little under the client's wait, so a slow but live server answers MaxTimeMSExpired first.
+  connection.plugin(limitServerTime(Math.max(50, attemptMs - 250)));
   let closed = false;
   connection.on('disconnected', () => {
     if (!closed) logger.warn('database connection lost; the driver keeps retrying');
@@ -59,10 +72,23 @@ export async function openDatabase(config: Config, logger: Logger, options: Open
   const models = createModels(connection);
   const displayUri = maskPassword(uri);
 
+  const driverOptions = {
+    serverSelectionTimeoutMS: timeouts.serverSelectionTimeoutMs,
+    // Opening a connection, and the monitor's check: a frozen server is marked unknown after this.
+    connectTimeoutMS: attemptMs,
+    // Waiting for a free pooled connection (all of them may be stuck on a frozen server).
+    waitQueueTimeoutMS: attemptMs,
+    // Silence on a connection (a frozen server): the driver closes the connection and the attempt fails.
+    socketTimeoutMS: attemptMs,
+    // Before the first connection mongoose queues operations, by default for 10 s.
+    bufferTimeoutMS: timeouts.operationTimeoutMs,
+    maxPoolSize: 20,
+    monitorCommands: options.monitorCommands ?? false,
+  };
   const ready = (async () => {
     for (let attempt = 1; ; attempt += 1) {
       try {
-        await connection.openUri(uri, { serverSelectionTimeoutMS: 5000, maxPoolSize: 20, monitorCommands: options.monitorCommands ?? false });
+        await connection.openUri(uri, driverOptions);
         break;
       } catch (error) {
         if (kind === 'embedded' || closed) throw error;
@@ -82,8 +108,11 @@ export async function openDatabase(config: Config, logger: Logger, options: Open
     displayUri,
     ready,
     async isReachable() {
+      // Before the first connection there is no `db` yet: not reachable, and no need to wait.
+      const db = connection.db;
+      if (!db) return false;
       try {
-        await connection.db!.admin().command({ ping: 1 }, { timeoutMS: 1500 });
+        await db.admin().command({ ping: 1 }, { signal: AbortSignal.timeout(timeouts.readinessTimeoutMs) });
         return true;
       } catch {
         return false;
@@ -94,6 +123,23 @@ export async function openDatabase(config: Config, logger: Logger, options: Open
       await connection.close();
       await stopEngine?.();
     },
+  };
+}
+
+const READS: MongooseQueryMiddleware[] = ['find', 'findOne', 'countDocuments', 'distinct', 'findOneAndUpdate', 'findOneAndDelete', 'findOneAndReplace'];
+
+/**
+ * Sends maxTimeMS with every read and find-and-modify, so the server itself stops work a client
+ * has stopped waiting for; a query that sets its own keeps it.
+ */
+function limitServerTime(maxTimeMs: number) {
+  return (schema: Schema) => {
+    schema.pre(READS, { document: false, query: true }, function (this: Query<unknown, unknown>) {
+      if (this.getOptions().maxTimeMS === undefined) this.maxTimeMS(maxTimeMs);
+    });
+    schema.pre('aggregate', function () {
+      if (this.options.maxTimeMS === undefined) this.option({ maxTimeMS: maxTimeMs });
+    });
   };
 }
 

@@ -9,14 +9,14 @@ import { DateRangeArgs } from '../timeline/date-range.args';
 import { parseDateRange } from '../timeline/date-range';
 import type { FlightData } from './flight.service';
 import { CreateFlightInput, Flight, FlightEndpoint, UpdateFlightInput } from './flight.type';
-import { listComplexity } from '../graphql/complexity';
+import { dateRangeListComplexity } from '../graphql/complexity';
 
 type ColourKey = 'background' | 'text' | 'border';
 
 @Resolver(() => Flight)
 export class FlightResolver {
   @Authorized(Scope.TimelineRead)
-  @Query(() => [Flight], { complexity: listComplexity, description: 'Flights whose time in the air overlaps the range, by departure.' })
+  @Query(() => [Flight], { complexity: dateRangeListComplexity, description: 'Flights whose time in the air overlaps the range, by departure.' })
   flights(
     @Args(() => DateRangeArgs) { start, end }: DateRangeArgs,
     @Arg('resourceId', () => Int, { nullable: true }) resourceId: number | null,

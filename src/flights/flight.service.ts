@@ -1,6 +1,7 @@
 import type { Connection } from 'mongoose';
 import type { AirportModel } from '../airports/airport.model';
 import { nextSequence, type CounterModel } from '../db/counter.model';
+import { upsertWithRetry } from '../db/duplicate-key';
 import { invalidInput, notFound, type ErrorDetail } from '../errors';
 import type { PassengerListModel } from '../passengers/passenger-list.model';
 import type { ResourceModel } from '../resources/resource.model';
@@ -120,14 +121,23 @@ export class FlightService {
     return toFlightData(doc);
   }
 
-  /** Deletes the flight and its passenger list together (one transaction). */
+  /**
+   * Deletes the flight and its passenger list, in an order that needs no transaction and that no
+   * concurrent push can undo: first the list becomes a tombstone (no passenger data, `deletedAt`
+   * set), which fails every push's version-guarded update and, through the unique flightId index,
+   * any insert of a new list; then the flight goes. Pushes that read the flight before it went then
+   * answer 404 instead of re-creating the list. The tombstone stays (about 100 bytes): flight ids come
+   * from a counter and are never reused. A crash between the two steps leaves the flight with an
+   * empty, closed list; deleting it again finishes the job.
+   */
   async delete(id: number): Promise<boolean> {
-    return this.deps.connection.transaction(async (session) => {
-      const { deletedCount } = await this.deps.flights.deleteOne({ flightId: id }, { session }).exec();
-      if (deletedCount === 0) throw notFound(`Flight ${id} does not exist`);
-      await this.deps.passengerLists.deleteOne({ flightId: id }, { session }).exec();
-      return true;
-    });
+    // Checked first, so that deleting an unknown id leaves no tombstone behind.
+    if (!(await this.deps.flights.exists({ flightId: id }).exec())) throw notFound(`Flight ${id} does not exist`);
+    const tombstone = { flightId: id, version: 0, passengers: [], passengerCount: 0, history: [], requests: [], deletedAt: new Date() };
+    await upsertWithRetry(() => this.deps.passengerLists.replaceOne({ flightId: id }, tombstone, { upsert: true }).exec());
+    const { deletedCount } = await this.deps.flights.deleteOne({ flightId: id }).exec();
+    if (deletedCount === 0) throw notFound(`Flight ${id} does not exist`);
+    return true;
   }
 
   private async validate(input: FlightFields): Promise<Omit<FlightDocument, 'flightId'>> {

@@ -13,7 +13,9 @@ const MEANING: Record<ErrorCode, string> = {
   [ErrorCode.UNSUPPORTED_MEDIA_TYPE]: 'The body or file is not of the expected type (JSON, .xlsx).',
   [ErrorCode.UNPROCESSABLE]: 'Well-formed but invalid records or rows; extensions.details lists every problem.',
   [ErrorCode.TOO_MANY_REQUESTS]: 'The client exceeded its requests per minute (see Retry-After).',
-  [ErrorCode.QUERY_TOO_COMPLEX]: 'The query exceeds the cost limit.',
+  [ErrorCode.QUERY_TOO_COMPLEX]: 'The query exceeds the estimated cost limit or the token limit, checked before it runs.',
+  [ErrorCode.QUERY_TIMEOUT]: 'The query ran longer than the execution time limit; ask for less (a shorter range, fewer fields or aliases).',
+  [ErrorCode.RESPONSE_TOO_LARGE]: 'The answer would exceed the response size limit; ask for less.',
   [ErrorCode.SERVICE_UNAVAILABLE]: 'The database (or the identity provider’s key set) cannot be reached.',
   [ErrorCode.INTERNAL_SERVER_ERROR]: 'A bug on our side; the details are in the service log under the request id.',
 };

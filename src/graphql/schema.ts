@@ -9,17 +9,18 @@ import { ResourceResolver } from '../resources/resource.resolver';
 import { TimelineResolver } from '../timeline/timeline.resolver';
 import { scopeAuthChecker } from './auth-checker';
 import { errorCodeTypeDefs } from './error-codes.schema';
+import { enforceExecutionDeadline } from './execution-limits';
 
 let cached: Promise<GraphQLSchema> | undefined;
 
 /**
  * The service's schema, built once per process: the code-first type-graphql resolvers, merged with
  * the SDL-first file-transfer module (the Upload scalar and the upload mutation) and the error code
- * enum.
+ * enum. Its query and list fields stop at the request's execution deadline.
  */
 export function gatewaySchema(): Promise<GraphQLSchema> {
   cached ??= buildCodeFirstSchema().then((codeFirst) =>
-    mergeSchemas({ schemas: [codeFirst], typeDefs: [passengerUploadTypeDefs, errorCodeTypeDefs], resolvers: passengerUploadResolvers }),
+    enforceExecutionDeadline(mergeSchemas({ schemas: [codeFirst], typeDefs: [passengerUploadTypeDefs, errorCodeTypeDefs], resolvers: passengerUploadResolvers })),
   );
   return cached;
 }

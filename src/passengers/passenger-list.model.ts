@@ -20,20 +20,42 @@ export interface PassengerListChange {
   passengers: number;
 }
 
-/** A recently applied request with an Idempotency-Key, kept 24 hours to answer its retries. */
+/**
+ * A recently applied request with an Idempotency-Key, kept 24 hours to answer its retries. It holds
+ * what the answer is rebuilt from (version, counts, departure day), a few hundred bytes, never the
+ * answer itself: warnings alone reach 238 kB on a 1,500-passenger list.
+ */
 export interface RecentRequest {
   key: string;
   /** SHA-256 of the change set, to tell a retry from a different request with the same key. */
   hash: string;
   at: Date;
-  /** The first answer, returned again to a retry. */
-  response: unknown;
+  /** The version the request produced. */
+  version: number;
+  created: number;
+  modified: number;
+  deleted: number;
+  passengers: number;
+  /** The local departure day the warnings were computed for (the flight may be moved later). */
+  departureDay: string;
+}
+
+/** A record as stored before records were compacted: the whole first answer, nothing else. */
+export interface LegacyRecentRequest {
+  key: string;
+  hash: string;
+  at: Date;
+  response: { version: number; created: number; modified: number; deleted: number; passengers: number };
 }
 
 /**
  * One document per flight. The whole change set of a push is one atomic update of this document,
  * guarded by `version` (optimistic concurrency); `passengerCount` is kept in step by that same
  * update so the timeline reads counts without loading the records.
+ *
+ * Every part is bounded, so the document stays far below MongoDB's 16 MiB whatever clients send:
+ * passengers by PASSENGER_LIST_MAX_PASSENGERS (at most 5,000 records of at most ~1.3 kB), history
+ * and idempotency records by the limits below (stored strings at most STORED_TEXT_MAX characters).
  */
 export interface PassengerListDocument {
   flightId: number;
@@ -43,11 +65,20 @@ export interface PassengerListDocument {
   /** Applied pushes, oldest first, capped at the most recent PASSENGER_LIST_HISTORY_LIMIT. */
   history: PassengerListChange[];
   /** Idempotency records, written by the same atomic update as the change they answer. */
-  requests: RecentRequest[];
+  requests: (RecentRequest | LegacyRecentRequest)[];
   updatedBy?: string;
+  /**
+   * Set when the flight was deleted: the list is then a tombstone with no passenger data that no
+   * push can write to or re-create (the unique flightId index refuses a new list beside it).
+   */
+  deletedAt?: Date | null;
 }
 
 export const PASSENGER_LIST_HISTORY_LIMIT = 1000;
+/** Most idempotency records a list keeps; beyond it the oldest key is forgotten before its 24 hours. */
+export const PASSENGER_LIST_REQUEST_LIMIT = 1000;
+/** Longest token subject, token id or key stored in a history entry. */
+export const STORED_TEXT_MAX = 200;
 
 const passengerSchema = new Schema<StoredPassenger>(
   {
@@ -93,10 +124,28 @@ export const passengerListSchema = new Schema<PassengerListDocument>(
     passengerCount: { type: Number, required: true, default: 0 },
     history: { type: [changeSchema], default: [] },
     requests: {
-      type: [new Schema<RecentRequest>({ key: String, hash: String, at: Date, response: Schema.Types.Mixed }, { _id: false })],
+      type: [
+        new Schema(
+          {
+            key: String,
+            hash: String,
+            at: Date,
+            version: Number,
+            created: Number,
+            modified: Number,
+            deleted: Number,
+            passengers: Number,
+            departureDay: String,
+            // Only in records written before they were compacted; rewritten compact by the next push.
+            response: Schema.Types.Mixed,
+          },
+          { _id: false },
+        ),
+      ],
       default: [],
     },
     updatedBy: String,
+    deletedAt: { type: Date, default: undefined },
   },
   { collection: 'passenger_lists', versionKey: false, timestamps: true },
 );

@@ -54,7 +54,7 @@ const isId = (value: unknown): value is number => typeof value === 'number' && N
 export function planPassengerChanges(
   current: readonly StoredPassenger[],
   changes: PassengerChangeSet,
-  context: { flightId: number; today: Date | string },
+  context: { flightId: number; today: Date | string; maxPassengers?: number },
 ): ChangePlan {
   const problems: ChangeProblem[] = [];
   const conflicts: ChangeProblem[] = [];
@@ -124,6 +124,7 @@ export function planPassengerChanges(
 
   // created: client-chosen ids; a retry of an identical record is a no-op
   const createdIds = new Set<number>();
+  const added: { origin: Origin; id: number }[] = [];
   changes.created.forEach((record, index) => {
     const origin = { group: 'created' as const, index };
     const id = record.id;
@@ -145,6 +146,7 @@ export function planPassengerChanges(
       return;
     }
     next.set(id, candidate);
+    added.push({ origin, id });
     counts.created += 1;
   });
 
@@ -152,6 +154,15 @@ export function planPassengerChanges(
     next.delete(id);
     origins.set(id, origin);
     counts.deleted += 1;
+  }
+
+  // The limit keeps the stored document bounded whatever clients send; it names the first record over it.
+  const max = context.maxPassengers ?? Number.POSITIVE_INFINITY;
+  if (next.size > max && added.length) {
+    const first = Math.max(0, added.length - (next.size - max));
+    const { origin, id } = added[first];
+    const rest = added.length - first - 1;
+    problem(origin, id, 'id', `the list would hold ${next.size} passengers, over the limit of ${max} a flight may have: ${rest ? `this record and the ${rest} created after it do not fit` : 'this record does not fit'}`);
   }
 
   // links in the resulting list: no dangling, self, circular or child-of-child links

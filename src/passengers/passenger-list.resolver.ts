@@ -4,7 +4,7 @@ import type { GraphQLContext } from '../context';
 import { badRequest } from '../errors';
 import type { FlightData } from '../flights/flight.service';
 import { Flight } from '../flights/flight.type';
-import { listComplexity } from '../graphql/complexity';
+import { LIST_ROWS, listComplexity } from '../graphql/complexity';
 import {
   Passenger,
   PassengerList,
@@ -25,7 +25,7 @@ export class PassengerListResolver {
   }
 
   @Authorized(Scope.PassengersRead)
-  @Query(() => [PassengerListChange], { complexity: listComplexity, description: 'Applied pushes of a flight’s list, newest first.' })
+  @Query(() => [PassengerListChange], { complexity: listComplexity(LIST_ROWS.history), description: 'Applied pushes of a flight’s list, newest first.' })
   passengerListHistory(@Arg('flightId', () => Int) flightId: number, @Ctx() ctx: GraphQLContext) {
     return ctx.services.passengerLists.history(flightId);
   }
@@ -63,7 +63,7 @@ function plainChanges(changes: PassengerListChangesInput): PassengerChangeSet {
 @Resolver(() => Flight)
 export class FlightPassengersResolver {
   @Authorized(Scope.PassengersRead)
-  @FieldResolver(() => [Passenger], { complexity: listComplexity, description: 'The flight’s passenger list (scope passengers:read).' })
+  @FieldResolver(() => [Passenger], { complexity: listComplexity(LIST_ROWS.passengers), description: 'The flight’s passenger list (scope passengers:read).' })
   passengers(@Root() flight: FlightData, @Ctx() ctx: GraphQLContext) {
     return ctx.loaders.passengersByFlight.load(flight.id);
   }

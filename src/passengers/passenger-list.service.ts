@@ -1,14 +1,18 @@
 import { createHash } from 'node:crypto';
 import type { AirportModel } from '../airports/airport.model';
 import type { Principal } from '../auth';
+import { isDocumentTooLarge } from '../db/document-too-large';
 import { isDuplicateKey } from '../db/duplicate-key';
-import { conflict, notFound, preconditionFailed, unprocessable, type ErrorDetail } from '../errors';
+import { conflict, notFound, payloadTooLarge, preconditionFailed, unprocessable, type ErrorDetail } from '../errors';
 import type { FlightDocument, FlightModel } from '../flights/flight.model';
 import { formatLocalDateTime } from '../shared/local-time';
 import type { PassengerRecord } from './passenger.record';
 import { planPassengerChanges, type ChangeProblem, type PassengerChangeSet } from './passenger-list.plan';
 import {
   PASSENGER_LIST_HISTORY_LIMIT,
+  PASSENGER_LIST_REQUEST_LIMIT,
+  STORED_TEXT_MAX,
+  type LegacyRecentRequest,
   type PassengerListChange,
   type PassengerListDocument,
   type PassengerListModel,
@@ -51,10 +55,12 @@ export interface PassengerListServiceDeps {
   passengerLists: PassengerListModel;
   flights: FlightModel;
   airports: AirportModel;
+  /** Most passengers one list may hold (PASSENGER_LIST_MAX_PASSENGERS); unlimited when absent. */
+  maxPassengers?: number;
   now?: () => Date;
 }
 
-type CurrentList = Pick<PassengerListDocument, 'version' | 'passengers' | 'requests'>;
+type CurrentList = Pick<PassengerListDocument, 'version' | 'passengers' | 'requests' | 'deletedAt'>;
 
 /** A stored list as the interface's records: `idvolo` the flight, `row_number` the position. */
 export function toPassengerRecords(flightId: number, passengers: readonly StoredPassenger[]): PassengerRecord[] {
@@ -118,12 +124,12 @@ export class PassengerListService {
 
   /** The named fields of a flight's list (null when it has none yet); 404 for an unknown flight. */
   private async readList<Field extends keyof PassengerListDocument>(flightId: number, fields: Field[]): Promise<Pick<PassengerListDocument, Field> | null> {
-    const projection = Object.fromEntries([['_id', 0], ...fields.map((field) => [field, 1])]);
+    const projection = Object.fromEntries([['_id', 0], ['deletedAt', 1], ...fields.map((field) => [field, 1])]);
     const [flight, list] = await Promise.all([
       this.deps.flights.exists({ flightId }).exec(),
       this.deps.passengerLists.findOne({ flightId }, projection).lean<Pick<PassengerListDocument, Field>>().exec(),
     ]);
-    if (!flight) throw notFound(`Flight ${flightId} does not exist`);
+    if (!flight || (list as { deletedAt?: Date | null } | null)?.deletedAt) throw notFound(`Flight ${flightId} does not exist`);
     return list;
   }
 
@@ -131,6 +137,15 @@ export class PassengerListService {
    * Applies a change set all or nothing: plan it in memory against the version read, then write the
    * whole list in one update guarded by that version. A lost race re-reads and re-plans (so no
    * concurrent change is lost), unless the client pinned a version with If-Match (412).
+   *
+   * The idempotency record travels in that same update, so it exists exactly when the change does,
+   * on any MongoDB, with or without transactions. It is compact (see RecentRequest): a retry's answer
+   * is rebuilt from it, with the warnings recomputed from the list, which are the first answer's own
+   * while the list is still at the version the request produced.
+   *
+   * A push never writes to a deleted flight's list: the delete leaves a tombstone (see
+   * FlightService.delete) that fails the update's filter and, through the unique flightId index,
+   * the insert of a new list.
    */
   async push(input: PushPassengerListInput): Promise<PushPassengerListResult> {
     const { flightId, changes, idempotencyKey } = input;
@@ -142,16 +157,17 @@ export class PassengerListService {
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
       const now = this.now();
       const doc = await this.deps.passengerLists
-        .findOne({ flightId }, { _id: 0, version: 1, passengers: 1, requests: 1 })
+        .findOne({ flightId }, { _id: 0, version: 1, passengers: 1, requests: 1, deletedAt: 1 })
         .lean<CurrentList>()
         .exec();
+      if (doc?.deletedAt) throw notFound(`Flight ${flightId} does not exist`);
       const current: CurrentList = doc ?? { version: 0, passengers: [], requests: [] };
       const fresh = (current.requests ?? []).filter((request) => now.getTime() - new Date(request.at).getTime() < IDEMPOTENCY_WINDOW_MS);
 
       if (idempotencyKey) {
         const earlier = fresh.find((request) => request.key === idempotencyKey);
         if (earlier) {
-          if (earlier.hash === requestHash) return earlier.response as PushPassengerListResult;
+          if (earlier.hash === requestHash) return replay(flightId, earlier, current, departureDay);
           throw conflict(`Idempotency-Key "${idempotencyKey}" was already used within 24 hours with a different body`, [
             { field: 'Idempotency-Key', message: 'use a new key for a different change set' },
           ]);
@@ -161,7 +177,7 @@ export class PassengerListService {
         throw staleVersion(input.expectedVersion, current.version);
       }
 
-      const plan = planPassengerChanges(current.passengers, changes, { flightId, today: now });
+      const plan = planPassengerChanges(current.passengers, changes, { flightId, today: now, maxPassengers: this.deps.maxPassengers });
       if (plan.problems.length) throw unprocessable(summarise('The change set was not applied', plan.problems), plan.problems.map(toDetail));
       if (plan.conflicts.length) throw conflict(summarise('The change set was not applied', plan.conflicts), plan.conflicts.map(toDetail));
 
@@ -182,26 +198,36 @@ export class PassengerListService {
       const change: PassengerListChange = {
         version: result.version,
         at: now,
-        subject: input.principal.subject,
-        tokenId: input.principal.tokenId ?? null,
+        subject: clip(input.principal.subject),
+        tokenId: input.principal.tokenId != null ? clip(input.principal.tokenId) : null,
         idempotencyKey: idempotencyKey ?? null,
         created: plan.created,
         modified: plan.modified,
         deleted: plan.deleted,
         passengers: plan.passengers.length,
       };
-      const requests: RecentRequest[] = idempotencyKey ? [...fresh, { key: idempotencyKey, hash: requestHash, at: now, response: result }] : fresh;
-      if (await this.write(flightId, current.version, plan.passengers, change, requests, input.principal.subject)) return result;
-      if (input.expectedVersion != null) throw staleVersion(input.expectedVersion, current.version + 1);
-      // Lost the race to another writer: back off a little and plan again on the new version.
+      // Older records are kept (compacted, if written by an older release) up to the limit, oldest dropped first.
+      const kept = fresh.map((request) => compact(request, departureDay));
+      const requests: RecentRequest[] = idempotencyKey
+        ? [...kept.slice(-(PASSENGER_LIST_REQUEST_LIMIT - 1)), { key: idempotencyKey, hash: requestHash, at: now, version: result.version, created: plan.created, modified: plan.modified, deleted: plan.deleted, passengers: plan.passengers.length, departureDay }]
+        : kept.slice(-PASSENGER_LIST_REQUEST_LIMIT);
+      if (await this.write(flightId, doc !== null, current.version, plan.passengers, change, requests, clip(input.principal.subject))) return result;
+      // With a key, read again first: the winner may have been this very request, sent twice.
+      if (input.expectedVersion != null && !idempotencyKey) throw staleVersion(input.expectedVersion, current.version + 1);
+      // Lost the race to another writer (or to a delete): back off a little and plan again on what is there now.
       await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, attempt * 2)));
     }
     throw conflict('The passenger list is changing too fast to apply this push; retry it');
   }
 
-  /** One atomic update guarded by the version read; false when another writer got there first. */
+  /**
+   * One atomic write guarded by the version read; false when another writer, or a delete, got there
+   * first. Pushes never upsert: a list is inserted only where none exists, so the unique flightId
+   * index refuses it beside a deleted flight's tombstone.
+   */
   private async write(
     flightId: number,
+    exists: boolean,
     readVersion: number,
     passengers: StoredPassenger[],
     change: PassengerListChange,
@@ -209,23 +235,30 @@ export class PassengerListService {
     subject: string,
   ): Promise<boolean> {
     const fields = { version: readVersion + 1, passengers, passengerCount: passengers.length, requests, updatedBy: subject };
-    if (readVersion === 0) {
-      try {
-        // No list yet: the unique flightId index lets exactly one concurrent first push create it.
-        await this.deps.passengerLists.create({ flightId, ...fields, history: [change] });
-        return true;
-      } catch (error) {
-        if (isDuplicateKey(error)) return false;
-        throw error;
+    try {
+      if (!exists) {
+        try {
+          await this.deps.passengerLists.create({ flightId, ...fields, history: [change] });
+          return true;
+        } catch (error) {
+          if (isDuplicateKey(error)) return false;
+          throw error;
+        }
       }
+      const { matchedCount } = await this.deps.passengerLists
+        .updateOne(
+          { flightId, version: readVersion, deletedAt: null },
+          { $set: fields, $push: { history: { $each: [change], $slice: -PASSENGER_LIST_HISTORY_LIMIT } } },
+        )
+        .exec();
+      return matchedCount === 1;
+    } catch (error) {
+      // The limits keep a list far below 16 MiB; this answers a list grown by an older release, or a lowered limit.
+      if (isDocumentTooLarge(error)) {
+        throw payloadTooLarge(`The passenger list of flight ${flightId} would exceed the database's document size limit: delete passengers before adding more`);
+      }
+      throw error;
     }
-    const { matchedCount } = await this.deps.passengerLists
-      .updateOne(
-        { flightId, version: readVersion },
-        { $set: fields, $push: { history: { $each: [change], $slice: -PASSENGER_LIST_HISTORY_LIMIT } } },
-      )
-      .exec();
-    return matchedCount === 1;
   }
 
   private async departureDay(departure: { icao: string; at: Date }): Promise<string> {
@@ -233,6 +266,43 @@ export class PassengerListService {
     return formatLocalDateTime(departure.at, airport?.timezone ?? 'UTC').slice(0, 10);
   }
 }
+
+/** The first answer to a request, rebuilt from its record (or, for an older record, the answer it kept). */
+function replay(flightId: number, record: RecentRequest | LegacyRecentRequest, current: CurrentList, departureDay: string): PushPassengerListResult {
+  if ('response' in record && record.response && (record as Partial<RecentRequest>).version === undefined) {
+    return record.response as PushPassengerListResult;
+  }
+  const stored = record as RecentRequest;
+  return {
+    status: 'ok',
+    flight_id: flightId,
+    version: stored.version,
+    created: stored.created,
+    modified: stored.modified,
+    deleted: stored.deleted,
+    passengers: stored.passengers,
+    warnings: passengerListWarnings(current.passengers, stored.departureDay ?? departureDay),
+  };
+}
+
+/** A record as this release stores it: an older one loses its stored answer and keeps what rebuilds it. */
+function compact(record: RecentRequest | LegacyRecentRequest, departureDay: string): RecentRequest {
+  if (!('response' in record) || !record.response) return record as RecentRequest;
+  const { response } = record;
+  return {
+    key: record.key,
+    hash: record.hash,
+    at: record.at,
+    version: response.version,
+    created: response.created,
+    modified: response.modified,
+    deleted: response.deleted,
+    passengers: response.passengers,
+    departureDay,
+  };
+}
+
+const clip = (text: string) => (text.length > STORED_TEXT_MAX ? text.slice(0, STORED_TEXT_MAX) : text);
 
 function staleVersion(expected: number, actual: number) {
   return preconditionFailed(`If-Match names version ${expected} but the passenger list is at version ${actual}: read it again and reapply your changes`);

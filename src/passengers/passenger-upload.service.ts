@@ -1,11 +1,20 @@
 import type { FileUpload } from 'graphql-upload-minimal';
 import type { LimitsConfig } from '../config';
-import { badRequest, notFound, payloadTooLarge } from '../errors';
+import { asAppError, badRequest, notFound, payloadTooLarge, type AppError } from '../errors';
 import type { FlightModel } from '../flights/flight.model';
-import { readStreamWithLimit } from '../shared/read-stream';
+import { readStreamWithLimit, uploadTooLarge } from '../shared/read-stream';
 import type { PassengerRecord } from './passenger.record';
 import { parsePassengerSheet } from './sheet/parse-passenger-sheet';
 import { passengerSheetAppError } from './sheet/sheet-app-error';
+
+/**
+ * A file as the transports hand it over: graphql-upload-minimal's FileUpload, plus the signal that
+ * fires when the client who sent it goes away (the REST facade and the GraphQL multipart
+ * middleware both attach it).
+ */
+export interface ReceivedFileUpload extends FileUpload {
+  signal?: AbortSignal;
+}
 
 export interface PassengerUploadServiceDeps {
   flights: FlightModel;
@@ -20,21 +29,44 @@ export class PassengerUploadService {
   constructor(private readonly deps: PassengerUploadServiceDeps) {}
 
   async preview(flightId: number, file: Promise<FileUpload>): Promise<{ records: PassengerRecord[]; warnings: string[] }> {
-    if (!(await this.deps.flights.exists({ flightId }).exec())) throw notFound(`Flight ${flightId} does not exist`);
-    let upload: FileUpload;
+    const flight = await this.deps.flights.findOne({ flightId }).select('departure').lean().exec();
+    if (!flight) throw notFound(`Flight ${flightId} does not exist`);
+    const { bytes, signal } = await this.receive(file);
     try {
-      upload = await file;
-    } catch (error) {
-      // graphql-upload-minimal rejects the file promise for an over-size or interrupted upload.
-      if ((error as { status?: number }).status === 413) throw payloadTooLarge(`The spreadsheet is larger than the limit of ${this.deps.limits.uploadMaxBytes} bytes`);
-      throw badRequest(`The file could not be received: ${(error as Error).message}`);
-    }
-    const bytes = await readStreamWithLimit(upload.createReadStream(), this.deps.limits.uploadMaxBytes, 'The spreadsheet');
-    try {
-      const { records, warnings } = await parsePassengerSheet(bytes, { flightId, limits: this.deps.limits });
+      const { records, warnings } = await parsePassengerSheet(bytes, { flightId, limits: this.deps.limits, signal, departure: flight.departure.at });
       return { records, warnings };
     } catch (error) {
+      if (signal?.aborted) throw signal.reason;
       throw passengerSheetAppError(error);
     }
+  }
+
+  /** The file's bytes, however its transfer failed turned into the error model. */
+  private async receive(file: Promise<FileUpload>): Promise<{ bytes: Buffer; signal?: AbortSignal }> {
+    const maxBytes = this.deps.limits.uploadMaxBytes;
+    try {
+      const upload = (await file) as ReceivedFileUpload;
+      upload.signal?.throwIfAborted();
+      const bytes = await readStreamWithLimit(upload.createReadStream(), maxBytes, () => uploadTooLarge(maxBytes));
+      return { bytes, signal: upload.signal };
+    } catch (error) {
+      throw this.transferError(error);
+    }
+  }
+
+  /**
+   * graphql-upload-minimal rejects the file, or fails its stream, with an HttpError: 413 for a file
+   * past its size limit or a file too many, 499 when the client disconnected, 400 for a malformed
+   * request; busboy's own errors ("Unexpected end of form") come bare. All are the client's doing.
+   */
+  private transferError(error: unknown): AppError {
+    const known = asAppError(error);
+    if (known) return known;
+    const status = (error as { status?: number }).status;
+    const reason = (error as Error).message ?? String(error);
+    if (status === 413) return /^File truncated/.test(reason) ? uploadTooLarge(this.deps.limits.uploadMaxBytes) : payloadTooLarge(`The multipart request is over a limit: ${reason}`);
+    return badRequest(`The file could not be received: ${reason}. Send the whole multipart body, ending with its closing boundary.`, [
+      { field: 'file', message: 'the multipart body ended, or broke, before the file was complete' },
+    ]);
   }
 }

@@ -1,4 +1,5 @@
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
+import { LIST_ROWS, listComplexity } from '../graphql/complexity';
 
 /*
  * Passenger records keep the interface's own field names in GraphQL too (`luogonascita`,
@@ -182,7 +183,7 @@ export class PassengerList {
   @Field(() => Int, { description: '0 when the flight has no list yet.' })
   version: number;
 
-  @Field(() => [Passenger])
+  @Field(() => [Passenger], { complexity: listComplexity(LIST_ROWS.passengers) })
   passengers: Passenger[];
 }
 

@@ -2,12 +2,12 @@ import { Arg, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import { Scope } from '../auth';
 import type { GraphQLContext } from '../context';
 import { Resource, ResourceInput } from './resource.type';
-import { listComplexity } from '../graphql/complexity';
+import { LIST_ROWS, listComplexity } from '../graphql/complexity';
 
 @Resolver(() => Resource)
 export class ResourceResolver {
   @Authorized(Scope.TimelineRead)
-  @Query(() => [Resource], { complexity: listComplexity, description: 'Every resource (timeline row), by id.' })
+  @Query(() => [Resource], { complexity: listComplexity(LIST_ROWS.resources), description: 'Every resource (timeline row), by id.' })
   resources(@Ctx() ctx: GraphQLContext) {
     return ctx.services.resources.list();
   }

@@ -44,11 +44,14 @@ export async function seedDemoData(models: Models, options: SeedOptions = {}): P
   );
 
   const flights = demoSchedule(random, today, flightTarget);
-  await models.flights.bulkWrite(
+  const inserted = await models.flights.bulkWrite(
     flights.map((flight) => ({
       updateOne: { filter: { flightId: flight.flightId }, update: { $setOnInsert: flight }, upsert: true },
     })),
   );
+  // A demo flight deleted earlier left a tombstone list that refuses pushes; its new flight starts clean.
+  const reinserted = Object.keys(inserted.upsertedIds).map((index) => flights[Number(index)].flightId);
+  if (reinserted.length) await models.passengerLists.deleteMany({ flightId: { $in: reinserted }, deletedAt: { $ne: null } });
   await advanceSequence(models.counters, 'flight', flights.length);
   await advanceSequence(models.counters, 'resource', DEMO_RESOURCES.length);
 

@@ -1,27 +1,44 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { rateLimit } from 'express-rate-limit';
+import type { RequestAuthenticator } from '../auth';
 import type { LimitsConfig } from '../config';
 import { AppError, ErrorCode } from '../errors';
 
 /**
- * Requests per client IP and minute on the data routes (429 with Retry-After beyond). Counted in
- * this process's memory: behind a load balancer with N processes a client gets up to N times the
- * limit; put a shared store (e.g. Redis) here if that matters.
+ * Requests per minute on the data routes (429 with Retry-After beyond), counted twice: per client
+ * address (the socket's, or the one a trusted proxy reports: TRUST_PROXY), and per token subject, so
+ * a caller rotating addresses is still limited by its identity. The subject is taken from the
+ * verified token only; an unverifiable token is refused later with 401 and counts by address alone.
+ * Counted in this process's memory: behind a load balancer with N processes a client gets up to N
+ * times the limit; put a shared store (e.g. Redis) here if that matters.
  */
-export function requestRateLimit(limits: LimitsConfig): RequestHandler {
-  if (limits.rateLimitPerMinute === 0) return (_req, _res, next) => next();
-  return rateLimit({
+export function requestRateLimit(limits: LimitsConfig, authenticate: RequestAuthenticator): RequestHandler[] {
+  const perMinute = limits.rateLimitPerMinute;
+  if (perMinute === 0) return [];
+  const refuse = (who: string): RequestHandler => (_req, res, next) => {
+    const retryAfter = String(res.getHeader('Retry-After') ?? 60);
+    next(
+      new AppError(ErrorCode.TOO_MANY_REQUESTS, `More than ${perMinute} requests in a minute from this ${who}: retry after ${retryAfter} seconds`, {
+        headers: { 'Retry-After': retryAfter },
+      }),
+    );
+  };
+  const common = {
     windowMs: 60_000,
-    limit: limits.rateLimitPerMinute,
+    limit: perMinute,
     standardHeaders: 'draft-7',
     legacyHeaders: false,
-    handler: (_req, res, next) => {
-      const retryAfter = res.getHeader('Retry-After');
-      next(
-        new AppError(ErrorCode.TOO_MANY_REQUESTS, `More than ${limits.rateLimitPerMinute} requests in a minute from this client: retry after ${String(retryAfter ?? 60)} seconds`, {
-          headers: { 'Retry-After': String(retryAfter ?? 60) },
-        }),
-      );
-    },
-  });
+    // Without trusted proxies X-Forwarded-For is ignored on purpose: no warning for clients that send it.
+    validate: { xForwardedForHeader: false },
+  } as const;
+  const subjectOf = async (req: Request) => (await authenticate(req).catch(() => undefined))?.subject;
+  return [
+    rateLimit({ ...common, handler: refuse('client address') }),
+    rateLimit({
+      ...common,
+      skip: async (req) => (await subjectOf(req)) === undefined,
+      keyGenerator: async (req) => `sub:${await subjectOf(req)}`,
+      handler: refuse('token subject'),
+    }),
+  ];
 }

@@ -4,12 +4,12 @@ import type { GraphQLContext } from '../context';
 import { DateRangeArgs } from './date-range.args';
 import { parseDateRange } from './date-range';
 import { TimelineEvent, TimelineView } from './timeline-event.type';
-import { listComplexity } from '../graphql/complexity';
+import { dateRangeListComplexity } from '../graphql/complexity';
 
 @Resolver(() => TimelineEvent)
 export class TimelineResolver {
   @Authorized(Scope.TimelineRead)
-  @Query(() => [TimelineEvent], { complexity: listComplexity, description: 'Flights whose time in the air overlaps the range, as legacy timeline entries.' })
+  @Query(() => [TimelineEvent], { complexity: dateRangeListComplexity, description: 'Flights whose time in the air overlaps the range, as legacy timeline entries.' })
   timelineEvents(
     @Arg('view', () => TimelineView) view: TimelineView,
     @Args(() => DateRangeArgs) { start, end }: DateRangeArgs,

@@ -1,82 +1,154 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import path from 'node:path';
+import net from 'node:net';
+import { loadConfig } from '../../src/config';
+import { freePort, killAll, startProcess, startTypeScript, waitFor, type Started } from './child-processes';
 
-const ROOT = path.join(__dirname, '../..');
+jest.setTimeout(180_000);
 
-interface Started {
-  child: ChildProcessWithoutNullStreams;
-  output: () => string;
-  exited: Promise<number | null>;
-}
+/** A hand-driven HTTP/1.1 connection: the test decides when each byte is sent. */
+class RawConnection {
+  private received = Buffer.alloc(0);
+  readonly closed: Promise<void>;
+  private readonly socket: net.Socket;
 
-/** Starts src/main.ts as `npm start` would run it, with only the given environment. */
-function startService(env: Record<string, string>): Started {
-  const child = spawn(process.execPath, ['-r', './test/helpers/register-ts.cjs', 'src/main.ts'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', ...env },
-  });
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, output: () => output, exited };
-}
-
-async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  constructor(port: number) {
+    this.socket = net.connect(port, '127.0.0.1');
+    this.socket.on('data', (chunk) => (this.received = Buffer.concat([this.received, chunk])));
+    this.socket.on('error', () => undefined);
+    this.closed = new Promise((resolve) => this.socket.on('close', () => resolve()));
   }
-  throw new Error('timed out');
+
+  send(text: string): void {
+    this.socket.write(text);
+  }
+
+  /** Waits for the next whole response (Content-Length bodies only) and consumes it. */
+  async response(): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+    let parsed: { status: number; headers: Record<string, string>; body: string; length: number } | undefined;
+    await waitFor(() => (parsed = this.parse()) !== undefined, 30_000);
+    this.received = this.received.subarray(parsed!.length);
+    return parsed!;
+  }
+
+  private parse() {
+    const end = this.received.indexOf('\r\n\r\n');
+    if (end < 0) return undefined;
+    const [statusLine, ...lines] = this.received.subarray(0, end).toString('latin1').split('\r\n');
+    const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+    const length = end + 4 + Number(headers['content-length'] ?? 0);
+    if (this.received.length < length) return undefined;
+    return { status: Number(statusLine.split(' ')[1]), headers, body: this.received.subarray(end + 4, length).toString('utf8'), length };
+  }
+
+  destroy(): void {
+    this.socket.destroy();
+  }
+}
+
+/** The pids of a process's children (Linux `ps`). */
+async function childPids(pid: number): Promise<number[]> {
+  const ps = startProcess('ps', ['-o', 'pid=', '--ppid', String(pid)]);
+  await ps.exited;
+  return ps.output().split('\n').filter((line) => line.trim()).map(Number);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 describe('the service process', () => {
-  it('starts on the embedded engine with demo data, says so, and exits 0 on SIGTERM after in-flight requests', async () => {
-    const port = String(40000 + Math.floor(Math.random() * 20000));
-    const service = startService({ PORT: port, HOST: '127.0.0.1', NODE_ENV: 'development' });
-    try {
-      await waitFor(() => /listening on/.test(service.output()), 20000);
-      expect(service.output()).toMatch(/EMBEDDED development engine.*not a production database/);
-      expect(service.output()).toMatch(/demo data loaded/);
-      const token = /Bearer (eyJ[\w-]+\.[\w-]+\.[\w-]+)/.exec(service.output())![1];
-      const health = await fetch(`http://127.0.0.1:${port}/healthz`);
-      expect(health.status).toBe(200);
-      const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
-      expect(ready.status).toBe(200);
+  afterAll(() => killAll());
 
-      const today = new Date().toISOString().slice(0, 10);
-      const inFlight = fetch(`http://127.0.0.1:${port}/api/broker/v0/calendar/timeline/event?start=${today}&end=${today}`, {
-        headers: { authorization: `Bearer ${token}` },
-      });
-      // Let the request reach the server, then ask it to stop while the request is being served.
-      await new Promise((resolve) => setTimeout(resolve, 15));
-      service.child.kill('SIGTERM');
-      const response = await inFlight;
-      expect(response.status).toBe(200);
-      expect(Array.isArray(await response.json())).toBe(true);
-      const requestId = response.headers.get('x-request-id');
-      expect(await service.exited).toBe(0);
-      expect(service.output()).toMatch(/"msg":"stopped"/);
-      // Structured JSON request logs carry the request id the response announced.
-      const logged = service.output().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
-      expect(logged.find((entry) => entry.req?.url?.startsWith('/api/broker/v0/calendar'))).toMatchObject({ req: { id: requestId }, res: { statusCode: 200 } });
-    } finally {
-      service.child.kill('SIGKILL');
-    }
+  it('under `npm start`: starts on the embedded engine, limits stalled clients, and on SIGTERM to npm drains in-flight requests with Connection: close, exits 0 and leaves no process', async () => {
+    const port = await freePort();
+    const npm: Started = startProcess('npm', ['start'], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        NODE_ENV: 'development',
+        HTTP_HEADERS_TIMEOUT_MS: '1000',
+        HTTP_REQUEST_TIMEOUT_MS: '5000',
+        SHUTDOWN_TIMEOUT_MS: '30000',
+      },
+    });
+    // The first run after a change compiles the TypeScript into dist/ first.
+    await waitFor(() => /listening on/.test(npm.output()) || npm.child.exitCode !== null, 150_000);
+    expect(npm.output()).toMatch(/EMBEDDED development engine.*not a production database/);
+    expect(npm.output()).toMatch(/demo data loaded/);
+    const token = /Bearer (eyJ[\w-]+\.[\w-]+\.[\w-]+)/.exec(npm.output())![1];
+    expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+    // `exec` in the npm script: npm's only child is the service's node process itself.
+    const [service, ...others] = await childPids(npm.child.pid!);
+    expect(others).toEqual([]);
+
+    // A client that never finishes its headers, or its body, loses the connection (Node: 408).
+    const stalledHeaders = new RawConnection(port);
+    stalledHeaders.send('GET /healthz HTTP/1.1\r\nHost: x\r\n');
+    const stalledBody = new RawConnection(port);
+    stalledBody.send('POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"query":');
+    await Promise.all([stalledHeaders.closed, stalledBody.closed]);
+
+    // An idle keep-alive connection, and one whose request is half sent when SIGTERM arrives.
+    const idle = new RawConnection(port);
+    idle.send('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
+    expect((await idle.response()).headers.connection).toBe('keep-alive');
+    const body = JSON.stringify({ query: '{ resources { id } }' });
+    const inFlight = new RawConnection(port);
+    // `Expect: 100-continue`: the interim answer proves the server holds the request before SIGTERM.
+    inFlight.send(
+      `POST /graphql HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nExpect: 100-continue\r\n\r\n`,
+    );
+    expect((await inFlight.response()).status).toBe(100);
+    inFlight.send(body.slice(0, 10));
+
+    npm.child.kill('SIGTERM');
+    await waitFor(() => /shutting down/.test(npm.output()), 10_000);
+    await idle.closed;
+    await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
+
+    inFlight.send(body.slice(10));
+    const answer = await inFlight.response();
+    expect(answer.status).toBe(200);
+    expect(answer.headers.connection).toBe('close');
+    expect(JSON.parse(answer.body).data.resources.length).toBeGreaterThan(0);
+    await inFlight.closed;
+
+    expect(await npm.exited).toBe(0);
+    expect(npm.output()).toMatch(/"msg":"stopped"/);
+    expect(isAlive(service)).toBe(false);
+    // Structured JSON request logs carry the request id the response announced.
+    const requestId = answer.headers['x-request-id'];
+    const logged = npm.output().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
+    expect(logged.find((entry) => entry.req?.url === '/graphql' && entry.res?.statusCode === 200)).toMatchObject({ req: { id: requestId } });
+  });
+
+  // Each refusal runs the real entry point (3 to 4 s apiece): one per code path that refuses.
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ NODE_ENV: 'production', MONGODB_URI: 'mongodb://127.0.0.1:9/broker' }, 'JWT_SECRET'],
+    [{ NODE_ENV: 'production', JWT_SECRET: 'a-production-secret-of-at-least-32-bytes' }, 'MONGODB_URI'],
+  ])('refuses to start with bad configuration %j, naming %s', async (env, variable) => {
+    const service = startTypeScript('src/main.ts', [], env);
+    expect(await service.exited).toBe(1);
+    expect(service.output()).toContain(variable);
+    expect(service.output()).not.toMatch(/\n\s+at /);
   });
 
   it.each([
-    [{ PORT: 'eighty' }, 'PORT'],
     [{ TIMEZONE: 'Europe/Atlantis' }, 'TIMEZONE'],
     [{ MONGODB_URI: 'postgres://db/broker' }, 'MONGODB_URI'],
     [{ JWT_SECRET: 'short' }, 'JWT_SECRET'],
     [{ CORS_ORIGINS: 'https://ops.example.com/calendar' }, 'CORS_ORIGINS'],
-    [{ NODE_ENV: 'production' }, 'JWT_SECRET'],
-  ])('refuses to start with bad configuration %j, naming %s', async (env, variable) => {
-    const service = startService(env);
-    expect(await service.exited).toBe(1);
-    expect(service.output()).toContain(variable);
-    expect(service.output()).not.toMatch(/\n\s+at /);
+    [{ HTTP_HEADERS_TIMEOUT_MS: '20000', HTTP_REQUEST_TIMEOUT_MS: '10000' }, 'HTTP_HEADERS_TIMEOUT_MS'],
+    [{ DB_OPERATION_TIMEOUT_MS: '5s' }, 'DB_OPERATION_TIMEOUT_MS'],
+    [{ READINESS_TIMEOUT_MS: '0' }, 'READINESS_TIMEOUT_MS'],
+  ])('the configuration %j is refused naming %s', (env, variable) => {
+    expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid configuration: ${variable} `));
   });
 });

@@ -28,6 +28,17 @@ function claims(overrides: JWTPayload = {}): JWTPayload {
   return { sub: 'alice', scope: 'timeline:read', jti: 'token-1', iss: ISSUER, aud: AUDIENCE, iat: now, exp: now + 3600, ...overrides };
 }
 const hs256 = (overrides: JWTPayload = {}) => signToken(claims(overrides), secretBytes(TEST_SECRET));
+const NOT_COMPACT = 'the token is not a JWT in compact form (three base64url parts without padding)';
+
+/** The HS256 signature's last character carries 2 spare bits: flipping one spells the same bytes. */
+function respellLastCharacter(token: string): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+  const last = alphabet.indexOf(token.at(-1)!);
+  const respelled = `${token.slice(0, -1)}${alphabet[last ^ 1]}`;
+  const signature = (jwt: string) => Buffer.from(jwt.slice(jwt.lastIndexOf('.') + 1), 'base64url');
+  expect(signature(respelled).equals(signature(token))).toBe(true);
+  return respelled;
+}
 const bearer = async (token: string | Promise<string>): Promise<Credentials> => ({ authorization: `Bearer ${await token}` });
 
 interface RejectionCase {
@@ -56,7 +67,23 @@ const REJECTIONS: RejectionCase[] = [
     credentials: async () => ({ authorization: 'Bearer aaa"bbb\\ccc' }),
     expected: invalidRequest('the token contains characters a bearer token cannot have'),
   },
-  { name: 'garbage', credentials: () => bearer('not-a-jwt-at-all'), expected: invalidToken('the token is not a well-formed signed JWT') },
+  { name: 'garbage', credentials: () => bearer('not-a-jwt-at-all'), expected: invalidToken(NOT_COMPACT) },
+  { name: 'a valid token with base64 padding after its signature', credentials: () => bearer(hs256().then((token) => `${token}=`)), expected: invalidToken(NOT_COMPACT) },
+  {
+    name: 'a valid token whose signature ends in another spelling of the same bytes',
+    credentials: () => bearer(hs256().then(respellLastCharacter)),
+    expected: invalidToken('the signature is not in canonical base64url'),
+  },
+  {
+    name: 'exp of 1e300 (a token that never expires)',
+    credentials: () => bearer(hs256({ exp: 1e300 })),
+    expected: invalidToken('the token lives longer than the accepted maximum of 31536000 seconds (exp)'),
+  },
+  {
+    name: 'exp two years ahead',
+    credentials: () => bearer(hs256({ exp: nowSeconds() + 2 * 366 * 86_400 })),
+    expected: invalidToken('the token lives longer than the accepted maximum of 31536000 seconds (exp)'),
+  },
   {
     name: 'three segments that are not JSON',
     credentials: () => bearer('bm90LWpzb24.bm90LWpzb24.c2lnbmF0dXJl'),
@@ -144,6 +171,16 @@ describe.each(ENDPOINTS)('bearer tokens on $name (HS256 secret, issuer and audie
     const token = await hs256({ exp: nowSeconds() - 120, padding: 'x'.repeat(4000) });
     const res = await endpoint.send(testApp.app, { authorization: `Bearer ${token}` });
     expectRejected(endpoint, res, invalidToken('the token has expired (exp)'), token);
+  });
+});
+
+describe('two Authorization headers', () => {
+  it.each(ENDPOINTS)('are refused on $name, whichever comes first', async (endpoint) => {
+    const good = await hs256();
+    for (const order of [[`Bearer ${good}`, 'Bearer x.y.z'], ['Bearer x.y.z', `Bearer ${good}`]]) {
+      const res = await endpoint.send(testApp.app, { authorization: order as unknown as string });
+      expectRejected(endpoint, res, invalidRequest('send one Authorization header, got 2'), good);
+    }
   });
 });
 

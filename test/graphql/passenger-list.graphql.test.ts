@@ -1,4 +1,5 @@
 import {
+  DeleteFlightDocument,
   FlightsWithPassengersDocument,
   PassengerListDocument,
   PassengerListHistoryDocument,
@@ -50,6 +51,25 @@ describe('GraphQL passenger lists', () => {
     expect(status).toBe(422);
     expect(body.errors![0].extensions!.code).toBe('UNPROCESSABLE');
     expect(body.errors![0].extensions!.details).toEqual([expect.objectContaining({ group: 'created', index: 0, id: 5, field: 'typedoc' })]);
+  });
+
+  it('replays a keyed push with its first version after the list moved on, and refuses every write once the flight is deleted', async () => {
+    const doomed = await createFlight(testApp, { resourceId: 1, from: 'LIRF', to: 'LIML', departureAt: '2026-12-02T15:00:00Z', arrivalAt: '2026-12-02T16:00:00Z' });
+    const keyed = { flightId: doomed, changes: changes([passengerRecord(1)]), expectedVersion: null, idempotencyKey: 'gql-doomed' };
+    const first = await testApp.graphql(PushPassengerListDocument, keyed);
+    await testApp.graphql(PushPassengerListDocument, { flightId: doomed, changes: changes([passengerRecord(2)]), expectedVersion: null, idempotencyKey: null });
+    const replayed = await testApp.graphql(PushPassengerListDocument, keyed);
+    expect(replayed.body.data!.pushPassengerList).toMatchObject({ version: 1, created: 1, passengers: 1 });
+    expect(replayed.body.data!.pushPassengerList).toEqual(first.body.data!.pushPassengerList);
+
+    expect((await testApp.graphql(DeleteFlightDocument, { id: doomed })).body.data).toEqual({ deleteFlight: true });
+    for (const variables of [keyed, { ...keyed, idempotencyKey: 'gql-after' }, { ...keyed, idempotencyKey: null }]) {
+      const refused = await testApp.graphql(PushPassengerListDocument, variables);
+      expect(refused.status).toBe(404);
+      expect(refused.body.errors![0].extensions!.code).toBe('NOT_FOUND');
+    }
+    const lists = testApp.database.connection.db!.collection('passenger_lists');
+    expect(await lists.countDocuments({ flightId: doomed, 'passengers.0': { $exists: true } })).toBe(0);
   });
 
   it('resolves Flight.passengers for many flights in one query, behind passengers:read', async () => {

@@ -294,3 +294,149 @@ export function withPart(xlsx: Buffer, replacement: ZipPart): Buffer {
   const parts = readZip(xlsx).filter((part) => part.name !== replacement.name);
   return writeZip([...parts, replacement]);
 }
+
+// ---------------------------------------------------------------------------------------------
+// SpreadsheetML written by hand, the way writers other than exceljs do it (ClosedXML's `x:`
+// prefixes, strict namespaces, odd part names, cells without `r=`…), to test the reader on them.
+
+const TRANSITIONAL = {
+  main: 'http://schemas.openxmlformats.org/spreadsheetml/2006/main',
+  r: 'http://schemas.openxmlformats.org/officeDocument/2006/relationships',
+  types: 'http://schemas.openxmlformats.org/officeDocument/2006/relationships/',
+};
+const STRICT = {
+  main: 'http://purl.oclc.org/ooxml/spreadsheetml/main',
+  r: 'http://purl.oclc.org/ooxml/officeDocument/relationships',
+  types: 'http://purl.oclc.org/ooxml/officeDocument/relationships/',
+};
+
+export const xmlEscape = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+export interface RawSheet {
+  name: string;
+  /** The rows, as `<row>` elements written with `p` (the element prefix, '' or 'x:'). */
+  rows: string;
+  state?: 'hidden' | 'veryHidden';
+  /** The zip item name; default xl/worksheets/sheetN.xml. */
+  part?: string;
+  /** XML after </sheetData>, e.g. `<mergeCells>…`. */
+  tail?: string;
+}
+
+export interface RawWorkbookSpec {
+  sheets: RawSheet[];
+  /** Shared string items (`<si>` contents, already XML). */
+  sharedStrings?: string[];
+  /** Where the shared strings live; default xl/sharedStrings.xml. */
+  sharedStringsPart?: string;
+  /** Name the shared strings part in the relationships but leave it out of the zip. */
+  sharedStringsMissing?: boolean;
+  /** Where the workbook lives (found through _rels/.rels); default xl/workbook.xml. */
+  workbookPart?: string;
+  /** Element prefix bound to the main namespace, e.g. 'x' (ClosedXML, Open XML SDK). */
+  prefix?: string;
+  strict?: boolean;
+  /** Relationship targets as absolute part names (`/xl/worksheets/…`). */
+  absoluteTargets?: boolean;
+  /** Extra XML inside <workbook> before <sheets>, e.g. `<workbookPr date1904="true"/>` (written with the prefix). */
+  workbookPr?: string;
+  /** Store the parts without compression. */
+  stored?: boolean;
+}
+
+/** The zip of a workbook written by hand from `spec`. */
+export function rawWorkbook(spec: RawWorkbookSpec): Buffer {
+  const ns = spec.strict ? STRICT : TRANSITIONAL;
+  const p = spec.prefix ? `${spec.prefix}:` : '';
+  const xmlnsMain = spec.prefix ? `xmlns:${spec.prefix}="${ns.main}"` : `xmlns="${ns.main}"`;
+  const workbookPart = spec.workbookPart ?? 'xl/workbook.xml';
+  const folder = workbookPart.slice(0, workbookPart.lastIndexOf('/') + 1);
+  const target = (part: string) => (spec.absoluteTargets ? `/${part}` : part.startsWith(folder) ? part.slice(folder.length) : `/${part}`);
+  const decl = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
+  const parts: { name: string; text: string }[] = [];
+  const rels: string[] = [];
+  const sheetsXml = spec.sheets
+    .map((sheet, index) => {
+      const part = sheet.part ?? `${folder}worksheets/sheet${index + 1}.xml`;
+      rels.push(`<Relationship Id="rId${index + 1}" Type="${ns.types}worksheet" Target="${target(part)}"/>`);
+      parts.push({
+        name: part,
+        text: `${decl}<${p}worksheet ${xmlnsMain} xmlns:r="${ns.r}"><${p}sheetData>${sheet.rows}</${p}sheetData>${sheet.tail ?? ''}</${p}worksheet>`,
+      });
+      const state = sheet.state ? ` state="${sheet.state}"` : '';
+      return `<${p}sheet name="${xmlEscape(sheet.name)}" sheetId="${index + 1}"${state} r:id="rId${index + 1}"/>`;
+    })
+    .join('');
+  if (spec.sharedStrings || spec.sharedStringsMissing) {
+    const part = spec.sharedStringsPart ?? `${folder}sharedStrings.xml`;
+    rels.push(`<Relationship Id="rIdS" Type="${ns.types}sharedStrings" Target="${target(part)}"/>`);
+    if (!spec.sharedStringsMissing) {
+      const items = (spec.sharedStrings ?? []).map((item) => `<${p}si>${item}</${p}si>`).join('');
+      parts.push({ name: part, text: `${decl}<${p}sst ${xmlnsMain} count="${spec.sharedStrings?.length ?? 0}">${items}</${p}sst>` });
+    }
+  }
+  parts.push({
+    name: workbookPart,
+    text: `${decl}<${p}workbook ${xmlnsMain} xmlns:r="${ns.r}">${spec.workbookPr ?? ''}<${p}sheets>${sheetsXml}</${p}sheets></${p}workbook>`,
+  });
+  const relsPart = `${folder}_rels/${workbookPart.slice(folder.length)}.rels`;
+  const relsXmlns = 'http://schemas.openxmlformats.org/package/2006/relationships';
+  parts.push({ name: relsPart, text: `${decl}<Relationships xmlns="${relsXmlns}">${rels.join('')}</Relationships>` });
+  parts.push({
+    name: '_rels/.rels',
+    text: `${decl}<Relationships xmlns="${relsXmlns}"><Relationship Id="rId1" Type="${ns.types}officeDocument" Target="${spec.absoluteTargets ? '/' : ''}${workbookPart}"/></Relationships>`,
+  });
+  parts.push({
+    name: '[Content_Types].xml',
+    text: `${decl}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="xml" ContentType="application/xml"/><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/></Types>`,
+  });
+  return writeZip(parts.reverse().map(({ name, text }) => storedOrDeflated(name, Buffer.from(text, 'utf8'), spec.stored ? 0 : 8)));
+}
+
+export type RawCell = string | number | boolean | Date | null | { xml: string };
+
+export interface RawRowOptions {
+  /** Element prefix ('' or 'x:'). */
+  p?: string;
+  /** Write `r=` on the row and its cells (default true). */
+  refs?: boolean;
+  /** How Date cells are written: ISO 8601 `t="d"` (default) or a 1900-system serial number. */
+  dates?: 'iso' | 'serial';
+}
+
+const letters = (column: number) => {
+  let out = '';
+  for (let n = column; n > 0; n = Math.floor((n - 1) / 26)) out = String.fromCharCode(65 + ((n - 1) % 26)) + out;
+  return out;
+};
+
+/** One `<row>`: strings as inline strings, numbers, booleans, dates; `{ xml }` is written inside `<c>` as is. */
+export function rawRow(rowNumber: number, cells: readonly RawCell[], options: RawRowOptions = {}): string {
+  const p = options.p ?? '';
+  const refs = options.refs ?? true;
+  const body = cells
+    .map((value, index) => {
+      if (value === null || value === undefined) return '';
+      const r = refs ? ` r="${letters(index + 1)}${rowNumber}"` : '';
+      if (typeof value === 'object' && 'xml' in value) return `<${p}c${r}${value.xml}</${p}c>`;
+      if (typeof value === 'string') return `<${p}c${r} t="inlineStr"><${p}is><${p}t>${xmlEscape(value)}</${p}t></${p}is></${p}c>`;
+      if (typeof value === 'number') return `<${p}c${r}><${p}v>${value}</${p}v></${p}c>`;
+      if (typeof value === 'boolean') return `<${p}c${r} t="b"><${p}v>${value ? 1 : 0}</${p}v></${p}c>`;
+      if (options.dates === 'serial') {
+        return `<${p}c${r} s="1"><${p}v>${(value.getTime() - Date.UTC(1899, 11, 30)) / 86_400_000}</${p}v></${p}c>`;
+      }
+      return `<${p}c${r} t="d"><${p}v>${value.toISOString().slice(0, 19)}</${p}v></${p}c>`;
+    })
+    .join('');
+  return `<${p}row${refs ? ` r="${rowNumber}"` : ''}>${body}</${p}row>`;
+}
+
+/** Header and passenger rows for `rawWorkbook`, English headings, from row `first`. */
+export function rawPassengerRows(passengers: PassengerCells[], options: RawRowOptions & { first?: number; fields?: readonly Field[] } = {}): string {
+  const fields = options.fields ?? FIELDS;
+  const first = options.first ?? 1;
+  const header = rawRow(first, fields.map((field) => ENGLISH_HEADINGS[field]), options);
+  const rows = passengers.map((row, index) => rawRow(first + index + 1, cellsOf(row, fields) as RawCell[], options));
+  return header + rows.join('');
+}

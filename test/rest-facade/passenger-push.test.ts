@@ -88,6 +88,18 @@ describe('POST /api/broker/v0/flight/<flight_id>/passenger', () => {
     expect(history[0]).toMatchObject({ version: 1, subject: 'ops-desk', idempotencyKey: 'req-42', created: 1, passengers: 1 });
   });
 
+  it('applies one of ten concurrent requests with the same Idempotency-Key and answers them all alike', async () => {
+    const flightId = await newFlight();
+    await push(flightId, { created: [passengerRecord(1)], modified: [], deleted: [] }).expect(200);
+    const body = { created: [passengerRecord(2)], modified: [{ id: 1, name: 'Paolo' }], deleted: [] };
+    const responses = await Promise.all(Array.from({ length: 10 }, (_, index) => push(flightId, body, { 'Idempotency-Key': 'burst', ...(index % 2 ? { 'If-Match': '"1"' } : {}) })));
+    expect(responses.map((response) => response.status)).toEqual(Array(10).fill(200));
+    for (const response of responses) expect(response.body).toEqual(responses[0].body);
+    expect(responses[0].body).toMatchObject({ version: 2, created: 1, modified: 1 });
+    const history = (await testApp.graphql(PassengerListHistoryDocument, { flightId })).body.data!.passengerListHistory;
+    expect(history.map((entry) => entry.version)).toEqual([2, 1]);
+  });
+
   it('forgets an Idempotency-Key after 24 hours', async () => {
     const flightId = await newFlight();
     await push(flightId, { created: [passengerRecord(1)], modified: [], deleted: [] }, { 'Idempotency-Key': 'day-old' }).expect(200);

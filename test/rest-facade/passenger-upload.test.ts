@@ -1,9 +1,23 @@
+import { Agent, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { print } from 'graphql';
 import request from 'supertest';
 import { PassengerListDocument, PassengerTemplateUrlDocument, UploadPassengerListDocument } from '../../src/graphql/generated/operations';
 import { buildPassengerWorkbook, buildWorkbook, ENGLISH_HEADINGS, FIELDS, cellsOf, parsedPassenger, passenger } from '../helpers/passenger-workbook';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { createFlight, createReferenceData } from '../helpers/timeline-fixtures';
+import {
+  BOUNDARY_B,
+  UNCLOSED_FILE_PART,
+  abandonUpload,
+  answerWithoutBody,
+  postRaw,
+  restForm,
+  restUploadHeaders,
+  streamUntilAnswered,
+  workbookOfSize,
+  type Target,
+} from '../helpers/upload-requests';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -95,5 +109,121 @@ describe('POST /api/broker/v0/upload/<id>', () => {
     expect(refused.status).toBe(400);
     const response = await send().set('Apollo-Require-Preflight', 'true').expect(200);
     expect(response.body.data.uploadPassengerList.map((p: { surname: string; row_number: number }) => [p.surname, p.row_number])).toEqual([['ROSSI', 1], ['VERDI', 2]]);
+  });
+});
+
+describe('POST /api/broker/v0/upload/<id>: the transport', () => {
+  const LIMIT = 200_000;
+  let testApp: TestApp;
+  let server: Server;
+  let port: number;
+  let writer: string;
+  let flightId: number;
+  const uncaught: unknown[] = [];
+  const recordUncaught = (error: unknown) => uncaught.push(error);
+
+  beforeAll(async () => {
+    testApp = await startTestApp('upload_transport', { UPLOAD_MAX_BYTES: String(LIMIT) });
+    writer = await testApp.token(['passengers:write']);
+    await createReferenceData(testApp);
+    flightId = await createFlight(testApp, { resourceId: 1, from: 'LIRF', to: 'LGAV', departureAt: '2026-12-10T09:00:00Z', arrivalAt: '2026-12-10T11:30:00Z' });
+    server = testApp.app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    port = (server.address() as AddressInfo).port;
+    process.on('uncaughtException', recordUncaught);
+  });
+  afterAll(async () => {
+    process.off('uncaughtException', recordUncaught);
+    await new Promise((resolve) => server.close(resolve));
+    await testApp.close();
+  });
+  afterEach(() => expect(uncaught).toEqual([]));
+
+  const target = (token = writer, contentType?: string): Target => ({
+    port,
+    path: `/api/broker/v0/upload/${flightId}`,
+    headers: { ...restUploadHeaders(token), ...(contentType ? { 'Content-Type': contentType } : {}) },
+  });
+
+  it('answers 400 naming the multipart problem when the file part never closes, and keeps serving', async () => {
+    const answer = await postRaw(target(writer, BOUNDARY_B), UNCLOSED_FILE_PART);
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({
+      error: { code: 'BAD_REQUEST', message: 'The multipart body cannot be read: Unexpected end of form', details: [] },
+    });
+    const good = await postRaw(target(), restForm(await buildPassengerWorkbook([passenger()])));
+    expect(good.status).toBe(200);
+  });
+
+  it('refuses a token without passengers:write with 403 before reading the body', async () => {
+    const reader = await testApp.token(['timeline:read']);
+    const answer = await answerWithoutBody(target(reader), 150_000, Buffer.from('--upload-boundary-7f1c\r\n'));
+    expect(answer.status).toBe(403);
+    expect(answer.headers['www-authenticate']).toBe('Bearer realm="broker", error="insufficient_scope", scope="passengers:write"');
+    expect(answer.body.error.code).toBe('FORBIDDEN');
+  });
+
+  it('refuses a Content-Length no upload can need with 413 at once, without reading the body', async () => {
+    const answer = await answerWithoutBody(target(), 100 * 1024 * 1024);
+    expect(answer.status).toBe(413);
+    expect(answer.headers.connection).toBe('close');
+    expect(answer.body.error.code).toBe('PAYLOAD_TOO_LARGE');
+    expect(answer.body.error.message).toMatch(/^The request body is larger than an upload of a spreadsheet of at most 200000 bytes can be: at most \d+ bytes \(Content-Length 104857600\)$/);
+  });
+
+  it('takes a file of exactly UPLOAD_MAX_BYTES and refuses one byte more with 413', async () => {
+    const exact = await postRaw(target(), restForm(await workbookOfSize(LIMIT)));
+    expect(exact.status).toBe(200);
+    expect(exact.body).toHaveLength(1);
+    const over = await postRaw(target(), restForm(await workbookOfSize(LIMIT + 1)));
+    expect(over.status).toBe(413);
+    expect(over.body.error).toEqual({ code: 'PAYLOAD_TOO_LARGE', message: 'The spreadsheet is larger than the limit of 200000 bytes', details: [] });
+  });
+
+  it('stops reading a chunked body as soon as the file passes the limit, and closes the connection', async () => {
+    const connection = new Promise<Socket>((resolve) => server.once('connection', resolve));
+    const head = restForm(Buffer.alloc(0), { closed: false });
+    const answer = await streamUntilAnswered(target(), head, Buffer.alloc(16 * 1024, 1), 200 * LIMIT);
+    expect(answer.status).toBe(413);
+    expect(answer.body.error.message).toBe('The spreadsheet is larger than the limit of 200000 bytes');
+    expect(answer.closedByServer).toBe(true);
+    // The client would have sent 40 MB. The server read the limit, and at most a few socket reads more.
+    expect((await connection).bytesRead).toBeLessThan(LIMIT + 256 * 1024);
+  });
+
+  it('keeps serving, with no listener warning, when clients drop the connection halfway through uploads', async () => {
+    const body = restForm(Buffer.alloc(LIMIT - 1000, 7));
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      for (let i = 0; i < 20; i += 1) await abandonUpload(target(), body.length, body.subarray(0, body.length / 2));
+      const good = await postRaw(target(), restForm(await buildPassengerWorkbook([passenger()])));
+      expect(good.status).toBe(200);
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
+  });
+
+  it('keeps a connection reusable after a refused upload, with the same listeners on its socket', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const sockets = new Set<Socket>();
+    const onConnection = (socket: Socket) => sockets.add(socket);
+    server.on('connection', onConnection);
+    try {
+      const send = () =>
+        request(`http://127.0.0.1:${port}`).post(`/api/broker/v0/upload/${flightId}`).agent(agent).set(restUploadHeaders(writer)).set('Content-Type', BOUNDARY_B).send(UNCLOSED_FILE_PART);
+      await send().expect(400);
+      const [socket] = [...sockets];
+      const counts = () => socket.eventNames().map((name) => `${String(name)}:${socket.listenerCount(name)}`);
+      const after1 = counts();
+      for (let i = 0; i < 10; i += 1) await send().expect(400);
+      expect(sockets.size).toBe(1);
+      expect(counts()).toEqual(after1);
+    } finally {
+      server.off('connection', onConnection);
+      agent.destroy();
+    }
   });
 });

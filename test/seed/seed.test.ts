@@ -50,4 +50,16 @@ describe('demo data', () => {
     // The counter continues after the seeded ids: the next flight gets 201.
     expect((await db.collection('counters').findOne({ _id: 'flight' as never }))!.seq).toBe(200);
   });
+
+  it('gives a demo flight deleted since the last run a fresh passenger list (no tombstone left refusing pushes)', async () => {
+    await seedDemoData(database.models, { today });
+    const flightId = (await db.collection('passenger_lists').findOne({ deletedAt: null }))!.flightId as number;
+    await db.collection('flights').deleteOne({ flightId });
+    await db.collection('passenger_lists').updateOne({ flightId }, { $set: { deletedAt: new Date(), passengers: [], passengerCount: 0 } });
+
+    await seedDemoData(database.models, { today });
+    expect(await db.collection('flights').countDocuments({ flightId })).toBe(1);
+    const list = await db.collection('passenger_lists').findOne({ flightId });
+    expect(list?.deletedAt ?? null).toBeNull();
+  });
 });

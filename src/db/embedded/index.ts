@@ -10,7 +10,7 @@ export type { EmbeddedLogger } from './logger';
 
 /** A running embedded engine. */
 export interface EmbeddedMongo {
-  /** `mongodb://127.0.0.1:<port>` without a database path; append `/<dbname>`. */
+  /** `mongodb://<host>:<port>` without a database path; append `/<dbname>`. */
   uri: string;
   port: number;
   /** Closes the listening socket and every client socket, so the process can exit. */
@@ -56,7 +56,7 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
   connections = server.connectionCount;
   let stopped: Promise<void> | undefined;
   return {
-    uri: `mongodb://127.0.0.1:${port}`,
+    uri: `mongodb://${clientHost(host)}:${port}`,
     port,
     stop: () => {
       stopTtlMonitor();
@@ -67,4 +67,10 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
       return stopped;
     },
   };
+}
+
+/** The address a local client dials for a listening interface (a wildcard one is reached on loopback). */
+function clientHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
 }

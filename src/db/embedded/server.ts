@@ -47,7 +47,14 @@ class ClientConnection {
       const rest = buffered.subarray(length);
       this.pending = rest.length > 0 ? [rest] : [];
       this.pendingBytes = rest.length;
-      this.queue = this.queue.then(() => this.handleFrame(frame));
+      this.queue = this.queue
+        .then(() => this.handleFrame(frame))
+        .catch((error: unknown) => {
+          // Even the error reply failed (e.g. it could not be encoded): this connection's state is
+          // unknown, so drop it; the driver reconnects. Never a rejection that ends the process.
+          this.engine.logger.error({ err: error, connectionId: this.id }, 'embedded mongo dropped a connection after a failed reply');
+          this.socket.destroy();
+        });
     }
   }
 

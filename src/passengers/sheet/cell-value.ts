@@ -1,59 +1,42 @@
-import type { CellValue } from 'exceljs';
-
 /** A cell that holds an error such as #N/A, or a formula whose cached result is an error. */
 export class CellErrorValue {
   constructor(readonly error: string) {}
 }
 
-/** What a passenger field can be read from: text, a number, a boolean, a date, an error, or null. */
-export type CellContent = string | number | boolean | Date | CellErrorValue | null;
-
-type RichText = { richText: { text: string }[] };
-
-function richText(value: RichText): string {
-  let text = '';
-  for (const run of value.richText) text += run.text ?? '';
-  return text;
-}
-
 /**
- * The plain content of an exceljs cell value: rich text joined, a formula's cached result, a
- * hyperlink's text (its target, without `mailto:`, only when the text is empty).
+ * A cell whose value cannot be read, with the reason to tell the user: a formula never calculated,
+ * a reference to a shared text the workbook lacks, a text longer than any field takes.
  */
-export function cellContent(value: CellValue | undefined): CellContent {
-  if (value === null || value === undefined) return null;
-  switch (typeof value) {
-    case 'string':
-    case 'boolean':
-      return value;
-    case 'number':
-      return Number.isNaN(value) ? new CellErrorValue('#VALUE!') : value;
-    default:
-      break;
-  }
-  if (value instanceof Date) return value;
-  if ('richText' in value) return richText(value);
-  if ('error' in value) return new CellErrorValue(String(value.error));
-  if ('formula' in value || 'sharedFormula' in value) {
-    // A formula without a cached result (never calculated) reads as empty.
-    const result = (value as { result?: CellValue }).result;
-    return result === undefined ? null : cellContent(result);
-  }
-  if ('hyperlink' in value || 'text' in value) {
-    const { text, hyperlink } = value as { text?: string | RichText; hyperlink?: string };
-    const shown = typeof text === 'string' ? text : text && 'richText' in text ? richText(text) : '';
-    if (shown.trim() !== '') return shown;
-    return hyperlink ? hyperlink.replace(/^mailto:/i, '') : null;
-  }
-  return null;
+export class UnreadableCell {
+  constructor(
+    readonly reason: string,
+    /** What the report shows as the cell's value. */
+    readonly shown: string | null,
+  ) {}
 }
 
-/** The cell content as it goes into a problem report (JSON): dates as `YYYY-MM-DD`. */
+/** What a passenger field can be read from: text, a number, a boolean, a date, an error, or null. */
+export type CellContent = string | number | boolean | Date | CellErrorValue | UnreadableCell | null;
+
+/** Echoed values and headings are cut to this many characters, so a report stays small whatever the file holds. */
+export const MAX_ECHOED_CHARS = 80;
+
+/** The text cut to `max` characters with an ellipsis (a character split in two is dropped whole). */
+export function truncated(text: string, max = MAX_ECHOED_CHARS): string {
+  if (text.length <= max) return text;
+  let cut = max - 1;
+  const code = text.charCodeAt(cut - 1);
+  if (code >= 0xd800 && code <= 0xdbff) cut -= 1;
+  return `${text.slice(0, cut)}…`;
+}
+
+/** The cell content as it goes into a problem report (JSON): dates as `YYYY-MM-DD`, texts cut short. */
 export function reportedValue(content: CellContent | undefined): string | number | boolean | null {
   if (content === null || content === undefined) return null;
-  if (content instanceof CellErrorValue) return content.error;
+  if (content instanceof CellErrorValue) return truncated(content.error);
+  if (content instanceof UnreadableCell) return content.shown === null ? null : truncated(content.shown);
   if (content instanceof Date) {
     return Number.isNaN(content.getTime()) ? 'invalid date' : content.toISOString().replace('T00:00:00.000Z', '');
   }
-  return content;
+  return typeof content === 'string' ? truncated(content) : content;
 }

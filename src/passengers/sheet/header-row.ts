@@ -1,9 +1,11 @@
+import { truncated } from './cell-value';
 import { matchHeading, PASSENGER_SHEET_COLUMNS, type SheetField } from './heading-aliases';
 import { columnLetters } from './merged-cells';
 import type { SheetProblem } from './sheet-error';
 
 /** How many rows from the top of a sheet may hold titles or blanks before the header row. */
 export const HEADER_SEARCH_ROWS = 30;
+const MAX_HEADING_CHARS = 200;
 /** A row is taken for the header when this many different passenger fields are named in it. */
 const MIN_RECOGNISED_FIELDS = 2;
 
@@ -48,9 +50,10 @@ export function recogniseHeaderRow(sheetRow: number, cells: readonly HeadingCell
   for (const { column, text } of cells) {
     const heading = text.trim();
     if (heading === '') continue;
-    const match = matchHeading(heading);
+    // Headings are short: a long text is no heading (and is not worth folding for the alias match).
+    const match = heading.length <= MAX_HEADING_CHARS ? matchHeading(heading) : undefined;
     if (!match) {
-      ignored.push(`Column ${columnLetters(column)} "${heading}" is not a passenger field and was ignored`);
+      ignored.push(`Column ${columnLetters(column)} "${truncated(heading)}" is not a passenger field and was ignored`);
       continue;
     }
     const earlier = columns.find((c) => c.field === match.field);

@@ -1,20 +1,29 @@
 import type { Readable } from 'node:stream';
-import ExcelJS, { type Row, type Worksheet } from 'exceljs';
 import type { CountryCode } from 'libphonenumber-js';
 import type { LimitsConfig } from '../../config';
 import type { PassengerRecord } from '../passenger.record';
 import { isBlank, isoDay } from '../passenger.normalize';
-import { cellContent } from './cell-value';
+import { truncated, type CellContent } from './cell-value';
 import { HEADER_SEARCH_ROWS, missingColumnProblems, recogniseHeaderRow, type HeaderRow, type HeadingCell } from './header-row';
-import { columnLetters, MergedCellFiller, type MergedRange } from './merged-cells';
+import { PASSENGER_SHEET_COLUMNS } from './heading-aliases';
+import { columnLetters, fillMergedBlocks, type KeptRow, type MergedRange } from './merged-cells';
 import { PassengerListBuilder } from './passenger-list-builder';
-import { PassengerSheetError, sheetError } from './sheet-error';
-import { openXlsxPackage, type XlsxPackage } from './xlsx-package';
+import { ReadBudget } from './read-budget';
+import { readSharedStrings } from './shared-strings';
+import { sheetError } from './sheet-error';
+import { readWorksheet, type SheetCell, type SheetRowSink } from './worksheet-reader';
+import { openXlsxPackage, type SheetPart } from './xlsx-package';
 
 export type PassengerSheetLimits = Pick<
   LimitsConfig,
   'uploadMaxBytes' | 'uploadMaxRows' | 'uploadMaxColumns' | 'uploadMaxUncompressedBytes'
->;
+> &
+  Partial<Pick<LimitsConfig, 'uploadMaxCells' | 'uploadMaxParseMs'>>;
+
+/** Defaults of the caps a caller need not give (the configuration always gives them). */
+export const DEFAULT_MAX_CELLS = 200_000;
+export const DEFAULT_MAX_PARSE_MS = 10_000;
+export const DEFAULT_MAX_PROBLEMS = 100;
 
 export interface PassengerSheetOptions {
   /** The flight the list belongs to: every record's `idvolo`. */
@@ -25,8 +34,21 @@ export interface PassengerSheetOptions {
   today?: Date;
   /** Region for phone numbers written without a country code; default IT. */
   defaultPhoneRegion?: CountryCode;
-  /** Most row problems listed in the error details (the message still counts them all); default 1000. */
+  /**
+   * The flight's departure day: ages for the parent checks (a passenger with a parent row must be
+   * under 18, the parent 18 or over, an infant under 2) are judged on it; default `today`.
+   */
+  departure?: Date;
+  /** Most problems listed in the error details (the message still counts them all); default 100. */
   maxProblems?: number;
+  /**
+   * Stops the parse when it fires (the client went away). The parser looks at it before it starts,
+   * between inflated chunks (at most 64 KiB of XML apart, with an event-loop turn between them so
+   * the signal can fire) and every 4096 XML elements, and then rejects with `signal.reason` (an
+   * AbortError DOMException unless the caller gave another reason), never with a
+   * PassengerSheetError, so the caller can tell an abandoned upload from a refused one.
+   */
+  signal?: AbortSignal;
 }
 
 export interface PassengerSheetResult {
@@ -36,40 +58,6 @@ export interface PassengerSheetResult {
   warnings: string[];
   /** The worksheet the list was read from. */
   sheetName: string;
-}
-
-const READER_OPTIONS = {
-  worksheets: 'emit',
-  sharedStrings: 'cache',
-  // Hyperlink cells read as their shown text; date cells as serial numbers, turned into dates by the
-  // date columns' normaliser, so styles are not needed.
-  hyperlinks: 'ignore',
-  styles: 'ignore',
-  entries: 'ignore',
-} as const;
-
-const damaged = (error: unknown) =>
-  sheetError.unsupported(
-    `The file is a damaged .xlsx workbook: ${error instanceof Error ? error.message : 'it cannot be read'}`,
-  );
-
-/**
- * Runs `body` for each item of an exceljs iterator. Failures of the iterator (malformed XML…)
- * become a 415; errors of the body pass through untouched. No extra generator per item.
- */
-async function eachOf<T>(iterable: AsyncIterable<T>, body: (item: T) => Promise<boolean | void> | boolean | void) {
-  let inBody = false;
-  try {
-    for await (const item of iterable) {
-      inBody = true;
-      let go = body(item);
-      if (go instanceof Promise) go = await go; // rows are handled synchronously: no extra turn each
-      if (go === false) return;
-      inBody = false;
-    }
-  } catch (error) {
-    throw inBody || error instanceof PassengerSheetError ? error : damaged(error);
-  }
 }
 
 async function readUpTo(stream: Readable, maxBytes: number): Promise<Buffer> {
@@ -84,165 +72,202 @@ async function readUpTo(stream: Readable, maxBytes: number): Promise<Buffer> {
   return Buffer.concat(chunks, total);
 }
 
-function checkColumnLimit(row: Row, maxColumns: number): void {
-  for (let column = row.cellCount; column > maxColumns; column -= 1) {
-    if (!isBlank(cellContent(row.findCell(column)?.value))) {
-      throw sheetError.unprocessable(
-        `Sheet row ${row.number} has a value in column ${columnLetters(column)} (column ${column}); at most ${maxColumns} columns are accepted`,
-        [{ field: columnLetters(column), column: columnLetters(column), sheet_row: row.number, message: `at most ${maxColumns} columns are accepted` }],
-      );
-    }
-  }
-}
-
-function headingCells(row: Row, maxColumns: number): HeadingCell[] {
-  const cells: HeadingCell[] = [];
-  const last = Math.min(row.cellCount, maxColumns);
-  for (let column = 1; column <= last; column += 1) {
-    const content = cellContent(row.findCell(column)?.value);
-    if (typeof content === 'string' || typeof content === 'number') cells.push({ column, text: String(content) });
-  }
-  return cells;
+function quoted(name: string): string {
+  return `"${truncated(name)}"`;
 }
 
 /**
- * Reads one worksheet: looks for the header row among its first rows, then hands every data row to
- * the list builder. Answers undefined when the sheet has no header row.
+ * Reads one candidate sheet: looks for the header among its first rows (and stops there when there
+ * is none, or when the header lacks required columns), then keeps each data row's recognised
+ * columns (no more: memory follows the passenger rows, not the file) and the merged blocks.
  */
-async function readWorksheet(
-  worksheet: Worksheet,
-  sheetName: string,
-  merges: MergedCellFiller,
-  start: (header: HeaderRow) => PassengerListBuilder,
-  maxColumns: number,
-): Promise<PassengerListBuilder | undefined> {
-  let list: PassengerListBuilder | undefined;
-  let noHeader = false;
-  await eachOf(worksheet as unknown as AsyncIterable<Row>, (row) => {
-    if (row.cellCount > maxColumns) checkColumnLimit(row, maxColumns);
-    if (!merges.isEmpty) merges.visitRow(row.number, (column) => cellContent(row.findCell(column)?.value));
-    if (list) {
-      list.addRow(row, merges.isEmpty ? undefined : merges);
-      return true;
+class ListSheetScan implements SheetRowSink {
+  done = false;
+  header?: HeaderRow;
+  /** A header that names passenger columns but lacks required ones: the sheet is not the list. */
+  incomplete?: HeaderRow;
+  readonly rows: KeptRow[] = [];
+  readonly merges: MergedRange[] = [];
+  private columnIndex: Int16Array = new Int16Array(0);
+  private inOrder = true;
+
+  constructor(
+    private readonly sheetName: string,
+    private readonly maxColumns: number,
+    private readonly maxRows: number,
+  ) {}
+
+  row(sheetRow: number, cells: readonly SheetCell[]): void {
+    if (this.header) this.dataRow(sheetRow, cells);
+    else this.headerSearch(sheetRow, cells);
+  }
+
+  private headerSearch(sheetRow: number, cells: readonly SheetCell[]): void {
+    if (sheetRow > HEADER_SEARCH_ROWS) {
+      this.done = true;
+      return;
     }
-    if (row.number > HEADER_SEARCH_ROWS) {
-      noHeader = true;
-      return false;
+    const headings: HeadingCell[] = [];
+    for (const { column, content } of cells) {
+      if (column <= this.maxColumns && (typeof content === 'string' || typeof content === 'number')) {
+        headings.push({ column, text: String(content) });
+      }
     }
-    const header = recogniseHeaderRow(row.number, headingCells(row, maxColumns));
-    if (!header) return true;
+    const header = recogniseHeaderRow(sheetRow, headings);
+    if (!header) return;
+    if (missingColumnProblems(header.headingOf).length) {
+      this.incomplete = header;
+      this.done = true;
+      return;
+    }
     if (header.problems.length) {
       throw sheetError.unprocessable(
-        `The header row (sheet "${sheetName}", row ${header.sheetRow}) is incomplete: ${header.problems.map((p) => p.message).join('; ')}`,
+        `The header row (sheet ${quoted(this.sheetName)}, row ${header.sheetRow}) is incomplete: ${header.problems.map((p) => p.message).join('; ')}`,
         header.problems,
       );
     }
-    list = start(header);
-    return true;
-  });
-  return noHeader ? undefined : list;
-}
-
-/** Whether a merged range reaches below the header into a recognised column. */
-function mergesTouchData(ranges: readonly MergedRange[], header: HeaderRow): boolean {
-  return ranges.some(
-    (range) =>
-      range.bottom > header.sheetRow &&
-      header.columns.some(({ column }) => column >= range.left && column <= range.right),
-  );
-}
-
-type PassOutcome = PassengerSheetResult | { rereadWithMerges: Map<number, MergedRange[]> };
-
-/**
- * One streaming pass. Merged ranges are declared at the end of a sheet, so a first pass reads
- * without them; if the list turns out to have merges over its data, the caller reads it again with
- * the ranges known (rare: most lists have none, and pay for one pass only).
- */
-async function readPass(
-  workbook: XlsxPackage,
-  options: PassengerSheetOptions,
-  knownMerges: Map<number, MergedRange[]> | undefined,
-): Promise<PassOutcome> {
-  const pass = workbook.open();
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(pass.stream, READER_OPTIONS);
-  const normalize = {
-    today: isoDay(options.today ?? new Date()),
-    defaultPhoneRegion: options.defaultPhoneRegion,
-    date1904: workbook.date1904,
-  };
-  let index = 0;
-  let outcome: PassOutcome | undefined;
-  try {
-    await eachOf(reader as unknown as AsyncIterable<Worksheet>, async (worksheet) => {
-      const sheetIndex = index;
-      const part = workbook.sheets[sheetIndex];
-      index += 1;
-      let header: HeaderRow | undefined;
-      const list = await readWorksheet(
-        worksheet,
-        part.name,
-        new MergedCellFiller(knownMerges?.get(sheetIndex) ?? []),
-        (found) => {
-          header = found;
-          return new PassengerListBuilder(found, {
-            flightId: options.flightId,
-            maxRows: options.limits.uploadMaxRows,
-            maxProblems: options.maxProblems ?? 1000,
-            normalize,
-          });
-        },
-        options.limits.uploadMaxColumns,
-      );
-      if (!list || !header) return true;
-      const failure = pass.failure();
-      if (failure) throw failure;
-      const ranges = pass.mergedRanges(sheetIndex);
-      if (!knownMerges && mergesTouchData(ranges, header)) {
-        outcome = { rereadWithMerges: new Map([[sheetIndex, ranges]]) };
-      } else {
-        outcome = { ...list.finish(part.name), sheetName: part.name };
-      }
-      return false;
+    this.header = header;
+    this.columnIndex = new Int16Array(this.maxColumns + 1).fill(-1);
+    header.columns.forEach(({ column }, index) => {
+      this.columnIndex[column] = index;
     });
-  } catch (error) {
-    throw pass.failure() ?? error;
-  } finally {
-    pass.close();
   }
-  // exceljs's own error (or its silence) says less than the pass's reason.
-  const failure = pass.failure();
-  if (failure) throw failure;
-  if (outcome) return outcome;
-  throw sheetError.unprocessable(
-    `No header row found: no visible sheet has a row naming the passenger columns (such as Surname, Name, Date of birth) in its first ${HEADER_SEARCH_ROWS} rows`,
-    missingColumnProblems(new Map()),
-  );
+
+  private dataRow(sheetRow: number, cells: readonly SheetCell[]): void {
+    let values: CellContent[] | undefined;
+    for (const { column, content } of cells) {
+      if (column > this.maxColumns) {
+        if (isBlank(content)) continue;
+        throw sheetError.unprocessable(
+          `Sheet row ${sheetRow} has a value in column ${columnLetters(column)} (column ${column}); at most ${this.maxColumns} columns are accepted`,
+          [{ field: columnLetters(column), column: columnLetters(column), sheet_row: sheetRow, message: `at most ${this.maxColumns} columns are accepted` }],
+        );
+      }
+      const index = this.columnIndex[column];
+      if (index < 0 || isBlank(content)) continue;
+      values ??= new Array<CellContent>(this.header?.columns.length ?? 0).fill(null);
+      values[index] = content;
+    }
+    if (!values) return;
+    const last = this.rows[this.rows.length - 1];
+    if (last && last.sheetRow >= sheetRow) this.inOrder = false;
+    this.rows.push({ sheetRow, values });
+    // Merged blocks only fill blanks of kept rows, so this count is already the passenger count.
+    if (this.rows.length > this.maxRows) {
+      throw sheetError.tooLarge(`The list has more than ${this.maxRows} passenger rows (the limit); split it into smaller lists`);
+    }
+  }
+
+  merge(range: MergedRange): void {
+    if (this.header && range.bottom > this.header.sheetRow) this.merges.push(range);
+  }
+
+  /** The kept rows in sheet order, merged blocks filled in; answers the cells visited doing so. */
+  settle(): number {
+    if (!this.inOrder) this.rows.sort((a, b) => a.sheetRow - b.sheetRow);
+    if (!this.header || this.merges.length === 0) return 0;
+    return fillMergedBlocks(this.rows, this.merges, this.header.columns.map((c) => c.column), this.header.sheetRow, isBlank);
+  }
 }
 
+function headingsOf(fields: Iterable<string>): string {
+  return [...fields].join(', ');
+}
+
+/** Why a sheet with an incomplete header is not the list. */
+function incompleteReason(header: HeaderRow): string {
+  const missing = PASSENGER_SHEET_COLUMNS.filter((c) => c.required && !header.headingOf.has(c.field)).map((c) => c.heading);
+  return `row ${header.sheetRow} names ${headingsOf([...header.headingOf.values()].map((h) => truncated(h, 40)))} but lacks the required ${missing.length === 1 ? 'column' : 'columns'} ${headingsOf(missing)}`;
+}
+
+const NO_HEADER = `no row among its first ${HEADER_SEARCH_ROWS} names two passenger columns`;
+
 /**
- * Parses an .xlsx passenger list into Passenger records, streaming the worksheet. The list is the
- * first visible worksheet with a header row (a row naming at least two passenger columns among its
- * first 30 rows). Throws PassengerSheetError (`status`, `code`, `details`): 400 empty file,
- * 413 over a size limit, 415 not an .xlsx, 422 missing columns, no rows, or row problems (all of
- * them, each with row_number, sheet_row, column and message).
+ * Parses an .xlsx passenger list into Passenger records. The list is the first visible worksheet
+ * with a complete header row (a row naming the required passenger columns among its first 30
+ * rows); sheets before it are skipped, each for a reason given in the warnings (or in the refusal
+ * when no sheet qualifies). Throws PassengerSheetError (`status`, `code`, `details`): 400 empty
+ * file, 413 over a size or work limit, 415 not an .xlsx or damaged, 422 no usable header, no rows,
+ * a structural limit (nesting, text length, cells per row) or row problems (the first 100 by row,
+ * each with row_number, sheet_row, column and message, and the count of all). When `signal` fires
+ * it rejects with `signal.reason` instead.
  */
 export async function parsePassengerSheet(
   input: Buffer | Readable,
   options: PassengerSheetOptions,
 ): Promise<PassengerSheetResult> {
-  const { limits } = options;
+  const { limits, signal } = options;
   if (!Number.isSafeInteger(options.flightId) || options.flightId < 1) {
     throw sheetError.badRequest('The flight id must be a positive whole number');
   }
+  signal?.throwIfAborted();
   const bytes = Buffer.isBuffer(input) ? input : await readUpTo(input, limits.uploadMaxBytes);
   if (bytes.length > limits.uploadMaxBytes) {
     throw sheetError.tooLarge(`The file is ${bytes.length} bytes, over the limit of ${limits.uploadMaxBytes} bytes`);
   }
-  const workbook = await openXlsxPackage(bytes, limits);
-  const first = await readPass(workbook, options, undefined);
-  if (!('rereadWithMerges' in first)) return first;
-  const second = await readPass(workbook, options, first.rereadWithMerges);
-  if ('rereadWithMerges' in second) throw new Error('merged ranges asked for a third pass');
-  return second;
+  const budget = new ReadBudget({
+    maxCells: limits.uploadMaxCells ?? DEFAULT_MAX_CELLS,
+    maxParseMs: limits.uploadMaxParseMs ?? DEFAULT_MAX_PARSE_MS,
+    signal,
+  });
+  budget.checkpoint();
+  const workbook = await openXlsxPackage(bytes, limits, budget);
+  const sharedStrings = workbook.sharedStrings ? await readSharedStrings(bytes, workbook.sharedStrings, budget) : [];
+  const today = options.today ?? new Date();
+  const normalize = { today: isoDay(today), defaultPhoneRegion: options.defaultPhoneRegion, date1904: workbook.date1904 };
+
+  const skipped: { sheet: SheetPart; reason: string }[] = [];
+  let bestIncomplete: { sheet: SheetPart; header: HeaderRow } | undefined;
+  for (const sheet of workbook.sheets) {
+    if (!sheet.entry) {
+      skipped.push({ sheet, reason: sheet.skipped ?? 'it cannot be read' });
+      continue;
+    }
+    const scan = new ListSheetScan(sheet.name, limits.uploadMaxColumns, limits.uploadMaxRows);
+    await readWorksheet(sheet.entry, bytes, { sharedStrings, budget }, scan);
+    const { header } = scan;
+    if (!header) {
+      if (scan.incomplete) {
+        skipped.push({ sheet, reason: incompleteReason(scan.incomplete) });
+        if (!bestIncomplete || scan.incomplete.columns.length > bestIncomplete.header.columns.length) {
+          bestIncomplete = { sheet, header: scan.incomplete };
+        }
+      } else skipped.push({ sheet, reason: NO_HEADER });
+      continue;
+    }
+    budget.countCell(scan.settle());
+    const list = new PassengerListBuilder(header, {
+      flightId: options.flightId,
+      maxRows: limits.uploadMaxRows,
+      maxProblems: options.maxProblems ?? DEFAULT_MAX_PROBLEMS,
+      normalize,
+      ageDay: isoDay(options.departure ?? today),
+      ageDayIsDeparture: options.departure !== undefined,
+    });
+    scan.rows.forEach((row, index) => {
+      if ((index & 255) === 255) budget.checkpoint();
+      list.addRow(row.sheetRow, row.values);
+    });
+    const { records, warnings } = list.finish(sheet.name);
+    const notes = skipped.map(({ sheet: other, reason }) => `Sheet ${quoted(other.name)} was skipped: ${reason}`);
+    return { records, warnings: [...notes, ...warnings], sheetName: sheet.name };
+  }
+
+  const lookedAt = workbook.sheets.length
+    ? ` Sheets looked at: ${skipped
+        .slice(0, 20)
+        .map(({ sheet, reason }) => `${quoted(sheet.name)} (${reason})`)
+        .join('; ')}${skipped.length > 20 ? `; and ${skipped.length - 20} more` : ''}.`
+    : ' The workbook has no sheets.';
+  if (bestIncomplete) {
+    const { sheet, header } = bestIncomplete;
+    throw sheetError.unprocessable(
+      `The header row (sheet ${quoted(sheet.name)}, row ${header.sheetRow}) is incomplete: ${header.problems.map((p) => p.message).join('; ')}.${lookedAt}`,
+      header.problems,
+    );
+  }
+  throw sheetError.unprocessable(
+    `No header row found: no visible sheet has a row naming the passenger columns (such as Surname, Name, Date of birth) in its first ${HEADER_SEARCH_ROWS} rows.${lookedAt}`,
+    missingColumnProblems(new Map()),
+  );
 }

@@ -1,4 +1,4 @@
-import type { Row } from 'exceljs';
+import { ageOn } from '../passenger-list.warnings';
 import type { PassengerRecord } from '../passenger.record';
 import {
   isBlank,
@@ -8,10 +8,9 @@ import {
   type FieldProblem,
   type NormalizeOptions,
 } from '../passenger.normalize';
-import { CellErrorValue, cellContent, reportedValue, type CellContent } from './cell-value';
+import { CellErrorValue, reportedValue, truncated, UnreadableCell, type CellContent } from './cell-value';
 import type { HeaderRow, MappedColumn } from './header-row';
 import type { SheetField } from './heading-aliases';
-import type { MergedCellFiller } from './merged-cells';
 import { sheetError, type SheetProblem } from './sheet-error';
 
 export interface ListOptions {
@@ -19,6 +18,27 @@ export interface ListOptions {
   maxRows: number;
   maxProblems: number;
   normalize: Omit<NormalizeOptions, 'partial'>;
+  /** The day ages are judged at for the parent checks (`YYYY-MM-DD`): the departure, else today. */
+  ageDay: string;
+  /** Whether `ageDay` is the departure (said in messages) or only today. */
+  ageDayIsDeparture: boolean;
+}
+
+/** No passenger field holds more: a longer text is reported without being interpreted. */
+const MAX_FIELD_CHARS = 256;
+/** A problem message is cut here, whatever it quotes. */
+const MAX_MESSAGE_CHARS = 400;
+/** Under this age at departure a passenger travels as an infant (on an adult's lap); under ADULT_AGE as a minor. */
+export const INFANT_AGE = 2;
+export const ADULT_AGE = 18;
+
+interface Person {
+  sheetRow: number;
+  /** Date of birth, when it was valid. */
+  born?: string;
+  carrying?: boolean;
+  /** Surname and name as written (cut short), for messages. */
+  label: string;
 }
 
 /**
@@ -30,7 +50,10 @@ export class PassengerListBuilder {
   private rowCount = 0;
   /** The parent row named by each passenger that names one (few do), and that passenger's sheet row. */
   private readonly parents = new Map<number, { parent: number; sheetRow: number }>();
-  private readonly problems: SheetProblem[] = [];
+  /** What the parent checks need of every passenger, by row_number - 1. */
+  private readonly people: Person[] = [];
+  /** The first problems by row (at most twice the cap between two trims). */
+  private problems: SheetProblem[] = [];
   private problemCount = 0;
   private readonly rowsWithProblems = new Set<number>();
   private readonly columns: readonly MappedColumn[];
@@ -38,6 +61,7 @@ export class PassengerListBuilder {
   /** Reused for every row: the cells of the row, and its field problems. */
   private readonly raw: Record<string, CellContent> = {};
   private readonly rowProblems: FieldProblem[] = [];
+  readonly warnings: string[];
 
   constructor(
     private readonly header: HeaderRow,
@@ -45,45 +69,72 @@ export class PassengerListBuilder {
   ) {
     this.columns = header.columns;
     this.parentColumn = header.headingOf.get('row_number_parent_id') ?? 'row_number_parent_id';
+    this.warnings = [...header.ignored];
   }
 
-  /** Counts every problem; keeps the first ones up to the cap (all of them when `always`). */
-  private report(problem: SheetProblem, always = false): void {
+  get passengerCount(): number {
+    return this.rowCount;
+  }
+
+  /**
+   * Counts every problem and keeps the first ones by row, up to the cap. Echoed values are cut to
+   * MAX_ECHOED_CHARS, and so is their quotation in the message; the message itself is cut too.
+   */
+  private report(problem: SheetProblem): void {
     this.problemCount += 1;
     this.records = undefined;
     if (problem.row_number !== undefined) this.rowsWithProblems.add(problem.row_number);
-    if (always || this.problems.length < this.options.maxProblems) this.problems.push(problem);
+    const { value } = problem;
+    if (typeof value === 'string') {
+      const short = truncated(value);
+      if (short !== value) {
+        problem.message = problem.message.split(value).join(short);
+        problem.value = short;
+      }
+    }
+    problem.message = truncated(problem.message, MAX_MESSAGE_CHARS);
+    this.problems.push(problem);
+    if (this.problems.length >= 2 * this.options.maxProblems) this.trimProblems();
+  }
+
+  private trimProblems(): void {
+    this.problems = this.problems
+      .sort((a, b) => (a.row_number ?? 0) - (b.row_number ?? 0))
+      .slice(0, this.options.maxProblems);
   }
 
   private headingOf(field: string): string {
     return this.header.headingOf.get(field as SheetField) ?? field;
   }
 
-  /** Reads one sheet row; blank rows (no value in any recognised column) are skipped, not counted. */
-  addRow(row: Row, merges: MergedCellFiller | undefined): void {
+  /**
+   * Reads one data row: `values[i]` is the content of the header's i-th recognised column. Rows
+   * with no value in any recognised column are skipped, not counted. Answers whether it was a passenger.
+   */
+  addRow(sheetRow: number, values: readonly CellContent[]): boolean {
     const raw = this.raw;
     let hasValue = false;
-    let hasErrorCell = false;
-    for (const { column, field } of this.columns) {
-      let content = cellContent(row.findCell(column)?.value);
-      if (merges && isBlank(content)) content = (merges.valueAt(row.number, column) as CellContent | undefined) ?? content;
+    let hasUnreadable = false;
+    for (let i = 0; i < this.columns.length; i += 1) {
+      const content = values[i] ?? null;
       if (!isBlank(content)) {
         hasValue = true;
-        if (content instanceof CellErrorValue) hasErrorCell = true;
+        if (content instanceof CellErrorValue || content instanceof UnreadableCell) hasUnreadable = true;
+        else if (typeof content === 'string' && content.length > MAX_FIELD_CHARS) hasUnreadable = true;
       }
-      raw[field] = content;
+      raw[this.columns[i].field] = content;
     }
-    if (!hasValue) return;
+    if (!hasValue) return false;
     const rowNumber = this.rowCount + 1;
     if (rowNumber > this.options.maxRows) {
       throw sheetError.tooLarge(
         `The list has more than ${this.options.maxRows} passenger rows (the limit); split it into smaller lists`,
       );
     }
-    if (hasErrorCell) this.reportErrorCells(raw, rowNumber, row.number);
-    const parent = this.parentOf(raw.row_number_parent_id, rowNumber, row.number);
+    if (hasUnreadable) this.reportUnreadableCells(raw, rowNumber, sheetRow);
+    const parent = this.parentOf(raw.row_number_parent_id, rowNumber, sheetRow);
     this.rowCount = rowNumber;
-    if (parent !== null) this.parents.set(rowNumber, { parent, sheetRow: row.number });
+    if (parent !== null) this.parents.set(rowNumber, { parent, sheetRow });
     const record: PassengerRecord = {
       id: null,
       idvolo: this.options.flightId,
@@ -107,19 +158,30 @@ export class PassengerListBuilder {
     const problems = this.rowProblems;
     problems.length = 0;
     normalizePassengerInto(raw, record as unknown as Record<string, unknown>, this.options.normalize, problems);
+    let bornOk = true;
+    let carryingOk = true;
     for (const problem of problems) {
-      if (raw[problem.field] instanceof CellErrorValue) continue; // already reported
+      if (problem.field === 'date_born') bornOk = false;
+      if (problem.field === 'is_carring_infant') carryingOk = false;
+      if (isUnreadable(raw[problem.field])) continue; // already reported
       const column = this.headingOf(problem.field);
       this.report({
         row_number: rowNumber,
-        sheet_row: row.number,
+        sheet_row: sheetRow,
         field: column,
         column,
         value: this.reportedValue(problem.field, raw[problem.field]),
         message: `${column}: ${problem.message}`,
       });
     }
+    this.people.push({
+      sheetRow,
+      born: bornOk && record.date_born ? record.date_born : undefined,
+      carrying: carryingOk ? record.is_carring_infant : undefined,
+      label: truncated(`${textOf(raw.surname)} ${textOf(raw.name)}`.trim().replace(/\s+/g, ' '), 40),
+    });
     if (this.records && problems.length === 0) this.records.push(record);
+    return true;
   }
 
   /** The value as the user sees it: a date cell (read as its serial number) as `YYYY-MM-DD`. */
@@ -131,18 +193,28 @@ export class PassengerListBuilder {
     return reportedValue(content);
   }
 
-  private reportErrorCells(raw: Record<string, CellContent>, rowNumber: number, sheetRow: number): void {
+  /**
+   * Error cells, formulas never calculated, texts longer than any field: reported as such and not
+   * interpreted (a long text becomes an UnreadableCell, so the field rules pass over it at once).
+   */
+  private reportUnreadableCells(raw: Record<string, CellContent>, rowNumber: number, sheetRow: number): void {
     for (const field of Object.keys(raw)) {
       const content = raw[field];
-      if (!(content instanceof CellErrorValue)) continue;
       const column = this.headingOf(field);
-      const message = `${column}: the cell shows the error ${content.error}`;
-      this.report({ row_number: rowNumber, sheet_row: sheetRow, field: column, column, value: content.error, message });
+      let reason: string;
+      if (content instanceof CellErrorValue) reason = `the cell shows the error ${content.error}`;
+      else if (content instanceof UnreadableCell) reason = content.reason;
+      else if (typeof content === 'string' && content.length > MAX_FIELD_CHARS) {
+        reason = `the text is ${content.length} characters long; no passenger field holds more than ${MAX_FIELD_CHARS}`;
+        raw[field] = new UnreadableCell(reason, content);
+      } else continue;
+      const value = reportedValue(content);
+      this.report({ row_number: rowNumber, sheet_row: sheetRow, field: column, column, value, message: `${column}: ${reason}` });
     }
   }
 
   private parentOf(content: CellContent | undefined, rowNumber: number, sheetRow: number): number | null {
-    if (isBlank(content) || content instanceof CellErrorValue) return null;
+    if (isBlank(content) || isUnreadable(content)) return null;
     const parent = normalizeRowReference(content);
     if (parent.ok) return parent.value;
     const column = this.parentColumn;
@@ -151,46 +223,107 @@ export class PassengerListBuilder {
     return null;
   }
 
-  /** Parent rows must exist, differ from the row, and not be children themselves. */
+  private describe(rowNumber: number): string {
+    const label = this.people[rowNumber - 1]?.label;
+    return label ? `passenger row ${rowNumber} (${label})` : `passenger row ${rowNumber}`;
+  }
+
+  /** A hint when the number given is the spreadsheet's row number of some passenger rather than its passenger number. */
+  private sheetRowHint(given: number): string {
+    const index = this.people.findIndex((person) => person.sheetRow === given);
+    if (index < 0 || index + 1 === given) return '';
+    return `. Is ${given} the spreadsheet's row number? Sheet row ${given} is passenger ${index + 1}: write the passenger number, counted from 1 below the header`;
+  }
+
+  private ageText(age: number): string {
+    const when = this.options.ageDayIsDeparture ? 'at departure' : 'today';
+    return `${age < 0 ? 0 : age} year${age === 1 ? '' : 's'} old ${when} (${this.options.ageDay})`;
+  }
+
+  /**
+   * Parent rows must exist, differ from the row, not be children themselves; the passenger must be
+   * a minor and the parent an adult on the day of departure; an infant's adult must be marked as
+   * carrying an infant (when the list has that column), and carries one infant only. One problem
+   * per row, the first that applies. Also warns of adults marked as carrying an infant that no
+   * infant on the list names.
+   */
   private checkParents(): SheetProblem[] {
     const found: SheetProblem[] = [];
     const count = this.rowCount;
     const column = this.parentColumn;
+    const day = this.options.ageDay;
+    const checksFlag = this.header.headingOf.has('is_carring_infant');
+    const flagColumn = this.headingOf('is_carring_infant');
+    const infantOf = new Map<number, number>();
     for (const [rowNumber, { parent, sheetRow }] of this.parents) {
       let reason: string | undefined;
       const grandparent = this.parents.get(parent)?.parent;
+      const child = this.people[rowNumber - 1];
+      const adult = this.people[parent - 1];
+      const childAge = child?.born ? ageOn(child.born, day) : undefined;
+      const adultAge = adult?.born ? ageOn(adult.born, day) : undefined;
       if (parent === rowNumber) reason = 'a passenger cannot be their own accompanying adult';
       else if (parent > count) {
-        reason = `there is no passenger row ${parent}: the list has ${count} passengers, numbered from 1 below the header (blank rows not counted)`;
+        reason = `there is no passenger row ${parent}: the list has ${count} passengers, numbered from 1 below the header (blank rows not counted)${this.sheetRowHint(parent)}`;
       } else if (grandparent !== undefined) {
         reason = `passenger row ${parent} is itself travelling with an adult (row ${grandparent}); name the adult's row`;
+      } else if (adultAge !== undefined && adultAge < ADULT_AGE) {
+        reason = `${this.describe(parent)} is ${this.ageText(adultAge)} and cannot be the accompanying adult${this.sheetRowHint(parent)}`;
+      } else if (childAge !== undefined && childAge >= ADULT_AGE) {
+        reason = `this passenger is ${this.ageText(childAge)}: only an infant or a minor travels with an accompanying adult${this.sheetRowHint(parent)}`;
+      } else if (checksFlag && childAge !== undefined && childAge < INFANT_AGE && adult?.carrying === false) {
+        reason = `this passenger is an infant (${this.ageText(childAge)}) but ${this.describe(parent)} is not marked in "${flagColumn}" as carrying an infant${this.sheetRowHint(parent)}`;
+      } else if (childAge !== undefined && childAge < INFANT_AGE && infantOf.has(parent)) {
+        reason = `${this.describe(parent)} already carries the infant in passenger row ${infantOf.get(parent)}; an adult carries one infant`;
       }
+      if (!reason && childAge !== undefined && childAge < INFANT_AGE) infantOf.set(parent, rowNumber);
       if (reason) {
         found.push({ row_number: rowNumber, sheet_row: sheetRow, field: column, column, value: parent, message: `${column}: ${reason}` });
       }
     }
+    if (checksFlag && this.header.headingOf.has('row_number_parent_id')) {
+      const named = new Set([...this.parents.values()].map((p) => p.parent));
+      this.people.forEach((person, index) => {
+        if (person.carrying && !named.has(index + 1)) {
+          this.warnings.push(
+            `${this.describe(index + 1)} is marked in "${flagColumn}" as carrying an infant, but no infant on the list names row ${index + 1} in "${column}"`,
+          );
+        }
+      });
+    }
     return found;
   }
 
-  /** The records, or a 422 with every problem found (sorted by row). */
+  /** The records, or a 422 with the first problems (by row) and the count of all. */
   finish(sheetName: string): { records: PassengerRecord[]; warnings: string[] } {
     if (this.rowCount === 0) {
       throw sheetError.unprocessable(
-        `The passenger list is empty: sheet "${sheetName}" has a header row (row ${this.header.sheetRow}) but no passenger rows below it`,
+        `The passenger list is empty: sheet "${truncated(sheetName)}" has a header row (row ${this.header.sheetRow}) but no passenger rows below it`,
       );
     }
-    // Parent problems come last but belong among their rows: kept past the cap, then sorted in.
-    for (const problem of this.checkParents()) this.report(problem, true);
+    for (const problem of this.checkParents()) this.report(problem);
     if (this.problemCount > 0 || !this.records) {
-      const listed = this.problems
-        .sort((a, b) => (a.row_number ?? 0) - (b.row_number ?? 0))
-        .slice(0, this.options.maxProblems);
+      this.trimProblems();
+      const listed = this.problems;
       const more = this.problemCount > listed.length ? `; the first ${listed.length} are listed` : '';
       throw sheetError.unprocessable(
         `The passenger list has ${this.problemCount} problem${this.problemCount === 1 ? '' : 's'} in ${this.rowsWithProblems.size} row${this.rowsWithProblems.size === 1 ? '' : 's'}${more}`,
         listed,
       );
     }
-    return { records: this.records, warnings: this.header.ignored };
+    const { maxProblems } = this.options;
+    const warnings =
+      this.warnings.length > maxProblems
+        ? [...this.warnings.slice(0, maxProblems), `… and ${this.warnings.length - maxProblems} more warnings`]
+        : this.warnings;
+    return { records: this.records, warnings };
   }
+}
+
+function isUnreadable(content: CellContent | undefined): boolean {
+  return content instanceof CellErrorValue || content instanceof UnreadableCell;
+}
+
+function textOf(content: CellContent | undefined): string {
+  return typeof content === 'string' || typeof content === 'number' ? String(content) : '';
 }

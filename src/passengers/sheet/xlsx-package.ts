@@ -1,40 +1,26 @@
-import { Readable } from 'node:stream';
-import zlib from 'node:zlib';
-import { endOfDirectoryStub, localFileHeader, readZipDirectory, ZipFormatError, type ZipEntry } from './zip-directory';
-import { PassengerSheetError, sheetError } from './sheet-error';
-import { MergedRangeScanner, type MergedRange } from './merged-cells';
+import { sheetError } from './sheet-error';
+import type { ReadBudget } from './read-budget';
+import { prefixedAttribute, readXmlPart, type XmlPartHandler } from './xml-part-reader';
+import { readZipDirectory, ZipFormatError, type ZipEntry } from './zip-directory';
+import { checkReadable, damagedFile } from './zip-part';
 
-/** A worksheet to read, in workbook tab order. */
+/** A sheet of the workbook, in tab order: its part, or why it is not read. */
 export interface SheetPart {
   name: string;
-  entry: ZipEntry;
+  entry?: ZipEntry;
+  /** Why the sheet is not a candidate (hidden, a chart sheet, its part missing). */
+  skipped?: string;
 }
 
-/**
- * One pass over the workbook for exceljs: a zip stream holding only what the reader needs, shared
- * strings first (so exceljs never spools worksheets to temporary files) and the visible worksheets
- * renamed `xl/worksheets/sheetN.xml` in tab order. The parts are inflated here, once, as stored
- * entries: every byte is counted against the size the directory declared and the CRC is checked
- * before the last byte is handed on, so a lying header can never make exceljs see more.
- */
-export interface XlsxPass {
-  stream: Readable;
-  /** Why the pass failed (the stream then carries NUL bytes that make exceljs fail or stop). */
-  failure(): PassengerSheetError | undefined;
-  /** The merged ranges of sheet `index`, known once that sheet has streamed past. */
-  mergedRanges(index: number): MergedRange[];
-  /** Stops the pass and frees its inflater (safe to call at any time). */
-  close(): void;
-}
-
-/** An .xlsx whose directory has been checked: a zip, a workbook, within the declared-size limit. */
+/** An .xlsx whose directory, package relationships and workbook have been read. */
 export interface XlsxPackage {
-  /** Visible worksheets in tab order. */
+  bytes: Buffer;
+  /** Every sheet in tab order. */
   sheets: SheetPart[];
+  /** The shared strings part; absent when the workbook has none (or names one it does not hold). */
+  sharedStrings?: ZipEntry;
   /** Dates count from 1904 (old Mac workbooks). */
   date1904: boolean;
-  /** Starts a pass over the parts (each pass inflates afresh). */
-  open(): XlsxPass;
 }
 
 export interface PackageLimits {
@@ -66,164 +52,119 @@ function describeNonWorkbook(names: Set<string>): string {
   return 'The file is a zip archive but not an .xlsx workbook (it has no xl/workbook.xml)';
 }
 
-/** Inflate in large steps (fewer calls), hand exceljs small ones (smaller batches of parsed rows). */
-const INFLATE_CHUNK = 64 * 1024;
-const HANDOFF_CHUNK = 16 * 1024;
+/** Zip item names as parts are looked up: OPC part names are case-insensitive; some writers use `\\` or a leading `/`. */
+function partKey(name: string): string {
+  return name.replace(/\\/g, '/').replace(/^\/+/, '').toLowerCase();
+}
 
-const unsupportedDamaged = (reason: string) => sheetError.unsupported(`The file is a damaged .xlsx workbook: ${reason}`);
+class PartIndex {
+  private readonly byKey = new Map<string, ZipEntry>();
 
-/**
- * Inflates one part chunk by chunk, refusing to go past its declared size. The CRC is checked
- * before the chunk that completes the part is yielded, so a consumer never sees a bad part whole.
- */
-async function* inflatePart(bytes: Buffer, entry: ZipEntry): AsyncGenerator<Buffer> {
-  if (entry.flags & 0x1) throw sheetError.unsupported('The workbook is encrypted (password protected)');
-  const data = bytes.subarray(entry.dataOffset, entry.dataOffset + entry.compressedSize);
-  let source: AsyncIterable<Buffer> | Iterable<Buffer>;
-  let inflater: zlib.InflateRaw | undefined;
-  if (entry.method === 0) source = [data];
-  else if (entry.method === 8) {
-    inflater = zlib.createInflateRaw({ chunkSize: INFLATE_CHUNK });
-    inflater.end(data);
-    source = inflater;
-  } else throw sheetError.unsupported(`The workbook uses a zip compression method (${entry.method}) that is not supported`);
-  let total = 0;
-  let crc = 0;
-  try {
-    for await (const chunk of source) {
-      total += chunk.length;
-      if (total > entry.uncompressedSize) {
-        throw sheetError.tooLarge(
-          `The workbook part ${entry.name} expands beyond the ${entry.uncompressedSize} bytes its zip header declares; it looks like a zip bomb and was not read`,
-        );
-      }
-      crc = zlib.crc32(chunk, crc);
-      if (total === entry.uncompressedSize && crc >>> 0 !== entry.crc32 >>> 0) {
-        throw unsupportedDamaged(`${entry.name} does not match its checksum`);
-      }
-      // Small pieces keep exceljs's per-chunk batches of parsed rows small (and short-lived).
-      for (let at = 0; at < chunk.length; at += HANDOFF_CHUNK) yield chunk.subarray(at, at + HANDOFF_CHUNK);
+  constructor(entries: readonly ZipEntry[]) {
+    for (const entry of entries) if (!this.byKey.has(partKey(entry.name))) this.byKey.set(partKey(entry.name), entry);
+  }
+
+  get names(): Set<string> {
+    return new Set(this.byKey.keys());
+  }
+
+  /** A part by its name (relationship targets are URIs: `%20` may stand for a space in the zip). */
+  find(partName: string): ZipEntry | undefined {
+    const found = this.byKey.get(partKey(partName));
+    if (found) return found;
+    try {
+      return this.byKey.get(partKey(decodeURIComponent(partName)));
+    } catch {
+      return undefined;
     }
-  } catch (error) {
-    if (error instanceof PassengerSheetError) throw error;
-    throw unsupportedDamaged(`${entry.name} cannot be decompressed`);
-  } finally {
-    inflater?.destroy();
   }
-  if (total !== entry.uncompressedSize) throw unsupportedDamaged(`${entry.name} is shorter than declared`);
 }
 
-async function readPartText(bytes: Buffer, entry: ZipEntry): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of inflatePart(bytes, entry)) chunks.push(chunk);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-function attributes(tag: string): Map<string, string> {
-  const found = new Map<string, string>();
-  for (const match of tag.matchAll(/([\w:.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)) {
-    const name = match[1];
-    found.set(name.includes(':') && name.endsWith(':id') ? 'r:id' : name, match[2] ?? match[3]);
-  }
-  return found;
-}
-
-function resolvePartName(target: string): string {
-  const path = target.startsWith('/') ? target.slice(1) : `xl/${target}`;
+/** A relationship target as a part name: relative to the source part's folder, or absolute from the package root. */
+export function resolveTarget(sourceFolder: string, target: string): string {
+  const path = target.startsWith('/') ? target : `${sourceFolder}${target}`;
   const parts: string[] = [];
-  for (const segment of path.split('/')) {
+  for (const segment of path.split(/[/\\]/)) {
     if (segment === '..') parts.pop();
     else if (segment !== '.' && segment !== '') parts.push(segment);
   }
   return parts.join('/');
 }
 
-interface WorkbookLayout {
-  sheets: { name: string; path: string }[];
-  sharedStrings?: string;
-  date1904: boolean;
+interface Relationship {
+  type: string;
+  target: string;
 }
 
-/** Tab order, visibility and part names from xl/workbook.xml and its relationships. */
-function readWorkbookLayout(workbookXml: string, relsXml: string): WorkbookLayout {
-  const targets = new Map<string, string>();
-  let sharedStrings: string | undefined;
-  for (const [tag] of relsXml.matchAll(/<(?:\w+:)?Relationship\b[^>]*>/g)) {
-    const attrs = attributes(tag);
-    const id = attrs.get('Id');
-    const target = attrs.get('Target');
-    if (!id || !target || attrs.get('TargetMode') === 'External') continue;
-    targets.set(id, resolvePartName(target));
-    if (attrs.get('Type')?.endsWith('/sharedStrings')) sharedStrings = resolvePartName(target);
-  }
-  const sheets: WorkbookLayout['sheets'] = [];
-  for (const [tag] of workbookXml.matchAll(/<(?:\w+:)?sheet\b[^>]*>/g)) {
-    const attrs = attributes(tag);
-    const path = targets.get(attrs.get('r:id') ?? '');
-    const state = attrs.get('state');
-    if (path && state !== 'hidden' && state !== 'veryHidden') sheets.push({ name: attrs.get('name') ?? path, path });
-  }
-  const workbookPr = /<(?:\w+:)?workbookPr\b[^>]*>/.exec(workbookXml)?.[0];
-  const date1904 = workbookPr ? /^(1|true)$/.test(attributes(workbookPr).get('date1904') ?? '') : false;
-  return { sheets, sharedStrings, date1904 };
+function folderOf(partName: string): string {
+  return partName.slice(0, partName.lastIndexOf('/') + 1);
 }
 
-const STUB_RELS =
-  '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"/>';
-const STUB_WORKBOOK =
-  '<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheets/></workbook>';
-const STUB_SHARED_STRINGS =
-  '<?xml version="1.0" encoding="UTF-8"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="0" uniqueCount="0"/>';
-
-function storedPart(name: string, text: string): Buffer[] {
-  const data = Buffer.from(text, 'utf8');
-  return [localFileHeader(name, 0, zlib.crc32(data), data.length, data.length), data];
+function relationshipsPartOf(partName: string): string {
+  const folder = folderOf(partName);
+  return `${folder}_rels/${partName.slice(folder.length)}.rels`;
 }
 
-type StreamedPart = { name: string; text: string } | { name: string; entry: ZipEntry; scanner?: MergedRangeScanner };
+async function readRelationships(
+  bytes: Buffer,
+  entry: ZipEntry,
+  sourceFolder: string,
+  budget: ReadBudget,
+): Promise<Map<string, Relationship>> {
+  const found = new Map<string, Relationship>();
+  const handler: XmlPartHandler = {
+    done: false,
+    open(name, attributes) {
+      if (name !== 'Relationship' || attributes.TargetMode === 'External') return;
+      const { Id: id, Type: type, Target: target } = attributes;
+      if (id && type && target) found.set(id, { type, target: resolveTarget(sourceFolder, target) });
+    },
+    close() {},
+    text() {},
+  };
+  await readXmlPart(bytes, entry, handler, budget);
+  return found;
+}
 
-/** NUL is not allowed anywhere in XML: exceljs's parser stops at the first one. */
-const POISON = Buffer.alloc(HANDOFF_CHUNK);
+const isType = (relationship: Relationship | undefined, kind: string) => relationship?.type.endsWith(`/${kind}`) === true;
 
-/**
- * The zip stream of one pass. It is always a whole zip stream: exceljs waits for ever on an entry
- * that ends early, so on a failure the entry is filled up to its declared size with NUL bytes
- * (exceljs fails at the first) and the stream ends there; the caller asks `failure()` for the reason.
- */
-async function* passBytes(bytes: Buffer, parts: StreamedPart[], fail: (error: PassengerSheetError) => void) {
-  yield* storedPart('xl/_rels/workbook.xml.rels', STUB_RELS);
-  yield* storedPart('xl/workbook.xml', STUB_WORKBOOK);
-  for (const part of parts) {
-    if ('text' in part) {
-      yield* storedPart(part.name, part.text);
-      continue;
-    }
-    const { name, entry, scanner } = part;
-    yield localFileHeader(name, 0, entry.crc32, entry.uncompressedSize, entry.uncompressedSize);
-    let handedOn = 0;
-    try {
-      for await (const chunk of inflatePart(bytes, entry)) {
-        scanner?.push(chunk);
-        handedOn += chunk.length;
-        yield chunk;
-      }
-    } catch (error) {
-      fail(error as PassengerSheetError);
-      for (let left = entry.uncompressedSize - handedOn; left > 0; left -= POISON.length) {
-        yield POISON.subarray(0, Math.min(left, POISON.length));
-      }
-      break;
-    }
-  }
-  yield endOfDirectoryStub();
+interface WorkbookSheet {
+  name: string;
+  state?: string;
+  relationshipId?: string;
+}
+
+async function readWorkbook(bytes: Buffer, entry: ZipEntry, budget: ReadBudget) {
+  const sheets: WorkbookSheet[] = [];
+  let root: string | undefined;
+  let date1904 = false;
+  let inSheets = false;
+  const handler: XmlPartHandler = {
+    done: false,
+    open(name, attributes) {
+      root ??= name;
+      if (name === 'sheets') inSheets = true;
+      else if (name === 'sheet' && inSheets) {
+        sheets.push({ name: attributes.name ?? `Sheet${sheets.length + 1}`, state: attributes.state, relationshipId: prefixedAttribute(attributes, 'id') });
+      } else if (name === 'workbookPr') date1904 = /^\s*(1|true)\s*$/i.test(attributes.date1904 ?? '');
+    },
+    close(name) {
+      if (name === 'sheets') inSheets = false;
+    },
+    text() {},
+  };
+  await readXmlPart(bytes, entry, handler, budget);
+  return { root, sheets, date1904 };
 }
 
 /**
- * Checks that `bytes` are an .xlsx workbook within the size limit and prepares it for streaming.
- * Throws PassengerSheetError: 400 empty file, 415 not an .xlsx or damaged, 413 too large when
- * decompressed (judged from the directory first, then by counting while inflating).
+ * Checks that `bytes` are an .xlsx workbook within the size limit and finds its parts the way the
+ * package says: the workbook through `_rels/.rels` (falling back to `xl/workbook.xml`), the sheets
+ * and shared strings through the workbook's relationships, part names compared without regard to
+ * case. Throws PassengerSheetError: 400 empty file, 415 not an .xlsx or damaged, 413 too large
+ * when decompressed (judged from the directory; each part is counted again while it inflates).
  */
-export async function openXlsxPackage(bytes: Buffer, limits: PackageLimits): Promise<XlsxPackage> {
+export async function openXlsxPackage(bytes: Buffer, limits: PackageLimits, budget: ReadBudget): Promise<XlsxPackage> {
   if (bytes.length === 0) throw sheetError.badRequest('The uploaded file is empty');
   const head = bytes.subarray(0, 4);
   if (!head.equals(ZIP_LOCAL) && !head.equals(ZIP_EMPTY)) throw sheetError.unsupported(describeNonZip(bytes));
@@ -231,7 +172,7 @@ export async function openXlsxPackage(bytes: Buffer, limits: PackageLimits): Pro
   try {
     entries = readZipDirectory(bytes);
   } catch (error) {
-    if (error instanceof ZipFormatError) throw unsupportedDamaged(error.message);
+    if (error instanceof ZipFormatError) throw damagedFile(error.message);
     throw error;
   }
   const declared = entries.reduce((sum, entry) => sum + entry.uncompressedSize, 0);
@@ -240,56 +181,39 @@ export async function openXlsxPackage(bytes: Buffer, limits: PackageLimits): Pro
       `The workbook expands to ${declared} bytes when decompressed, over the limit of ${limits.uploadMaxUncompressedBytes} bytes`,
     );
   }
-  const byName = new Map(entries.map((entry) => [entry.name, entry]));
-  const workbook = byName.get('xl/workbook.xml');
-  const rels = byName.get('xl/_rels/workbook.xml.rels');
-  if (!workbook) throw sheetError.unsupported(describeNonWorkbook(new Set(byName.keys())));
-  if (!rels) throw unsupportedDamaged('xl/_rels/workbook.xml.rels is missing');
-  const layout = readWorkbookLayout(await readPartText(bytes, workbook), await readPartText(bytes, rels));
-
-  const sheets: SheetPart[] = [];
-  for (const { name, path } of layout.sheets) {
-    const entry = byName.get(path);
-    if (!entry) throw unsupportedDamaged(`worksheet ${path} is missing`);
-    sheets.push({ name, entry });
+  const parts = new PartIndex(entries);
+  const packageRels = parts.find('_rels/.rels');
+  let workbookName = 'xl/workbook.xml';
+  if (packageRels) {
+    const relationships = await readRelationships(bytes, packageRels, '', budget);
+    const office = [...relationships.values()].find((r) => isType(r, 'officeDocument'));
+    if (office) workbookName = office.target;
   }
-  const sharedStrings = layout.sharedStrings ? byName.get(layout.sharedStrings) : undefined;
-  if (layout.sharedStrings && !sharedStrings) throw unsupportedDamaged(`${layout.sharedStrings} is missing`);
-  for (const { entry } of [...sheets, ...(sharedStrings ? [{ entry: sharedStrings }] : [])]) {
-    if (entry.flags & 0x1) throw sheetError.unsupported('The workbook is encrypted (password protected)');
-    if (entry.method !== 0 && entry.method !== 8) {
-      throw sheetError.unsupported(`The workbook uses a zip compression method (${entry.method}) that is not supported`);
-    }
+  if (/\.bin$/i.test(workbookName)) {
+    throw sheetError.unsupported('The file is an Excel binary workbook (.xlsb), not an .xlsx');
   }
+  const workbookEntry = parts.find(workbookName);
+  if (!workbookEntry) throw sheetError.unsupported(describeNonWorkbook(parts.names));
+  checkReadable(workbookEntry);
+  const workbook = await readWorkbook(bytes, workbookEntry, budget);
+  if (workbook.root !== 'workbook') throw sheetError.unsupported(describeNonWorkbook(parts.names));
+  const relsEntry = parts.find(relationshipsPartOf(workbookName));
+  if (!relsEntry) throw damagedFile(`${relationshipsPartOf(workbookName)} is missing, so the sheets cannot be found`);
+  const relationships = await readRelationships(bytes, relsEntry, folderOf(workbookName), budget);
 
-  return {
-    sheets,
-    date1904: layout.date1904,
-    open() {
-      let failure: PassengerSheetError | undefined;
-      const scanners = sheets.map(() => new MergedRangeScanner());
-      const parts: StreamedPart[] = [
-        sharedStrings
-          ? { name: 'xl/sharedStrings.xml', entry: sharedStrings }
-          : { name: 'xl/sharedStrings.xml', text: STUB_SHARED_STRINGS },
-        ...sheets.map((sheet, index) => ({
-          name: `xl/worksheets/sheet${index + 1}.xml`,
-          entry: sheet.entry,
-          scanner: scanners[index],
-        })),
-      ];
-      const stream = Readable.from(
-        passBytes(bytes, parts, (error) => {
-          failure ??= error;
-        }),
-        { objectMode: false },
-      );
-      return {
-        stream,
-        failure: () => failure,
-        mergedRanges: (index) => scanners[index]?.ranges() ?? [],
-        close: () => stream.destroy(),
-      };
-    },
-  };
+  const sheets = workbook.sheets.map(({ name, state, relationshipId }): SheetPart => {
+    const relationship = relationshipId === undefined ? undefined : relationships.get(relationshipId);
+    if (state === 'hidden' || state === 'veryHidden') return { name, skipped: 'it is hidden' };
+    if (!relationship) return { name, skipped: 'the workbook does not say where its part is (the file is damaged)' };
+    if (isType(relationship, 'chartsheet')) return { name, skipped: 'it is a chart sheet' };
+    if (!isType(relationship, 'worksheet')) return { name, skipped: 'it is not a worksheet' };
+    const entry = parts.find(relationship.target);
+    if (!entry) return { name, skipped: `its part ${relationship.target} is missing (the file is damaged)` };
+    checkReadable(entry);
+    return { name, entry };
+  });
+  const sharedStringsRel = [...relationships.values()].find((r) => isType(r, 'sharedStrings'));
+  const sharedStrings = sharedStringsRel ? parts.find(sharedStringsRel.target) : undefined;
+  if (sharedStrings) checkReadable(sharedStrings);
+  return { bytes, sheets, sharedStrings, date1904: workbook.date1904 };
 }

@@ -143,29 +143,3 @@ function localDataOffset(bytes: Buffer, header: number, compressedSize: number, 
   if (data + compressedSize > limit) throw new ZipFormatError(`the data of "${name}" runs past the zip directory`);
   return data;
 }
-
-/** A local file header with the sizes known up front (no data descriptor) and no extra fields. */
-export function localFileHeader(name: string, method: number, crc32: number, compressed: number, size: number): Buffer {
-  const nameBytes = Buffer.from(name, 'utf8');
-  const header = Buffer.alloc(30 + nameBytes.length);
-  header.writeUInt32LE(LOCAL_SIGNATURE, 0);
-  header.writeUInt16LE(20, 4);
-  header.writeUInt16LE(0x0800, 6); // names are UTF-8
-  header.writeUInt16LE(method, 8);
-  header.writeUInt16LE(0, 10);
-  header.writeUInt16LE(0x21, 12); // 1980-01-01
-  header.writeUInt32LE(crc32 >>> 0, 14);
-  header.writeUInt32LE(compressed, 18);
-  header.writeUInt32LE(size, 22);
-  header.writeUInt16LE(nameBytes.length, 26);
-  header.writeUInt16LE(0, 28);
-  nameBytes.copy(header, 30);
-  return header;
-}
-
-/** An empty end-of-directory record: streaming readers stop there. */
-export function endOfDirectoryStub(): Buffer {
-  const record = Buffer.alloc(EOCD_SIZE);
-  record.writeUInt32LE(EOCD_SIGNATURE, 0);
-  return record;
-}

@@ -213,14 +213,20 @@ describe('parsePassengerSheet: cells', () => {
     expect(records[1]).toMatchObject({ name: 'LUCA', date_born: '2025-06-01', row_number_parent_id: 1 });
   });
 
-  it('treats a formula without a cached result as empty, and an error cell as a problem', async () => {
+  it('says a formula without a cached result was never calculated (and how to fix it); an error cell is a problem', async () => {
     const file = await buildPassengerWorkbook([
       passenger({ name: { formula: 'B1', result: undefined } as unknown as CellValue }),
       passenger({ nazionalita: { error: '#N/A' } }),
     ]);
     const error = await refusal(file);
     expect(error.details).toEqual([
-      expect.objectContaining({ row_number: 1, column: 'First name', value: null, message: 'First name: a value is required' }),
+      expect.objectContaining({
+        row_number: 1,
+        column: 'First name',
+        value: '=B1',
+        message:
+          'First name: the cell holds the formula =B1 but no calculated value (the program that wrote the file did not compute it); open the file in Excel or LibreOffice, save it and upload it again',
+      }),
       expect.objectContaining({
         row_number: 2,
         column: 'Nationality',
@@ -271,8 +277,9 @@ describe('parsePassengerSheet: row problems', () => {
       passenger({ date_born: '31/02/1980', email: 'mario.rossi@example', phone: '+39 333' }),
       passenger({ name: '', luogonascita: 'Atlantis', scadenza: new Date(Date.UTC(1975, 0, 1)), row_number_parent_id: 9 }),
       passenger({ typedoc: 'visa', date_born: new Date(Date.UTC(2027, 0, 1)), row_number_parent_id: 3 }),
-      passenger({ row_number_parent_id: 5 }),
-      passenger({ row_number_parent_id: 1 }),
+      // Minors (11 at the test's today): only the parent-row rules are at stake here.
+      passenger({ date_born: '2015-01-01', row_number_parent_id: 5 }),
+      passenger({ date_born: '2015-01-01', row_number_parent_id: 1 }),
     ]);
     const error = await refusal(file);
     expect(error.status).toBe(422);
@@ -297,8 +304,8 @@ describe('parsePassengerSheet: row problems', () => {
   it('refuses a parent row that itself names an adult', async () => {
     const file = await buildPassengerWorkbook([
       passenger(),
-      passenger({ name: 'Anna', row_number_parent_id: 1 }),
-      passenger({ name: 'Luca', row_number_parent_id: 2 }),
+      passenger({ name: 'Anna', date_born: '2015-01-01', row_number_parent_id: 1 }),
+      passenger({ name: 'Luca', date_born: '2015-01-01', row_number_parent_id: 2 }),
     ]);
     const error = await refusal(file);
     expect(error.details).toEqual([

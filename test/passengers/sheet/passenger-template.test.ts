@@ -4,7 +4,6 @@ import ExcelJS from 'exceljs';
 import { AppError } from '../../../src/errors';
 import { headingTableMarkdown } from '../../../src/passengers/sheet/heading-docs';
 import { matchHeading, PASSENGER_SHEET_COLUMNS } from '../../../src/passengers/sheet/heading-aliases';
-import { MergedRangeScanner } from '../../../src/passengers/sheet/merged-cells';
 import { parsePassengerSheet } from '../../../src/passengers/sheet/parse-passenger-sheet';
 import { buildPassengerTemplate } from '../../../src/passengers/sheet/passenger-template';
 import { passengerSheetAppError } from '../../../src/passengers/sheet/sheet-app-error';
@@ -110,19 +109,5 @@ describe('the parser module', () => {
     expect(error).toMatchObject({ status: 422, code: 'UNPROCESSABLE', message: refusal.message, details: refusal.details });
     const other = new Error('bug');
     expect(passengerSheetAppError(other)).toBe(other);
-  });
-
-  it('finds merged ranges even when the tag straddles two chunks', () => {
-    const xml = Buffer.from('<sheetData/><mergeCells count="2"><mergeCell ref="A3:A5"/><mergeCell ref="B1:C1"/></mergeCells>');
-    for (const cut of [13, 16, 20, 30]) {
-      const scanner = new MergedRangeScanner();
-      scanner.push(xml.subarray(0, cut));
-      scanner.push(xml.subarray(cut, cut + 3));
-      scanner.push(xml.subarray(cut + 3));
-      expect(scanner.ranges()).toEqual([
-        { left: 1, top: 3, right: 1, bottom: 5 },
-        { left: 2, top: 1, right: 3, bottom: 1 },
-      ]);
-    }
   });
 });

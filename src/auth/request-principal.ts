@@ -1,0 +1,39 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { malformedCredentials } from './bearer-errors';
+import type { Principal } from './principal';
+import type { TokenVerifier } from './token-verifier';
+
+/** The part of an HTTP request that carries credentials (Node's IncomingMessage satisfies it). */
+export interface CredentialsRequest {
+  headers: IncomingHttpHeaders;
+  /** Every value of each header; Node keeps only the first Authorization in `headers`. */
+  headersDistinct?: Record<string, string[] | undefined>;
+}
+
+/** Resolves a request's principal (undefined without a token); rejects with the 401 a bad token earns. */
+export type RequestAuthenticator = (req: CredentialsRequest) => Promise<Principal | undefined>;
+
+/**
+ * Verifies each request's token once, however many steps ask (the rate limit keyed by subject, then
+ * the GraphQL context). Two Authorization headers are refused: Node would silently keep the first,
+ * and a proxy in front may have checked the other.
+ */
+export function createRequestAuthenticator(verifier: TokenVerifier): RequestAuthenticator {
+  const verified = new WeakMap<CredentialsRequest, Promise<Principal | undefined>>();
+  return (req) => {
+    let principal = verified.get(req);
+    if (!principal) {
+      principal = authenticateOnce(verifier, req);
+      // Observed by whoever awaits it; a step that only peeks must not leave an unhandled rejection.
+      principal.catch(() => undefined);
+      verified.set(req, principal);
+    }
+    return principal;
+  };
+}
+
+async function authenticateOnce(verifier: TokenVerifier, req: CredentialsRequest): Promise<Principal | undefined> {
+  const values = req.headersDistinct?.authorization;
+  if (values && values.length > 1) throw malformedCredentials(`send one Authorization header, got ${values.length}`);
+  return verifier.authenticate(req.headers.authorization);
+}

@@ -1,0 +1,123 @@
+import { performance } from 'node:perf_hooks';
+import type { ApolloServerPlugin } from '@apollo/server';
+import { defaultFieldResolver, getNullableType, isListType, isObjectType, type FormattedExecutionResult, type GraphQLSchema } from 'graphql';
+import { AppError, ErrorCode } from '../errors';
+
+/*
+ * Server-side caps on what one GraphQL request may spend once it runs: a deadline on execution
+ * and a byte limit on the answer. The cost estimate stops most expensive queries before they
+ * start; these two stop the ones it underestimates (denser data than assumed).
+ */
+
+const deadlines = new WeakMap<object, { at: number; limitMs: number }>();
+
+/** Starts the execution clock of the request whose context this is. */
+export function startExecutionClock(context: object, limitMs: number): void {
+  deadlines.set(context, { at: performance.now() + limitMs, limitMs });
+}
+
+export function queryTimeout(limitMs: number): AppError {
+  return new AppError(ErrorCode.QUERY_TIMEOUT, `The query ran longer than the limit of ${limitMs} ms and was stopped: ask for less (a shorter range, fewer fields or aliases)`, {
+    details: [{ field: 'query', message: `execution time limit ${limitMs} ms`, limitMs }],
+  });
+}
+
+/** Throws QUERY_TIMEOUT once the request's deadline has passed. */
+export function checkExecutionTime(context: unknown): void {
+  const deadline = typeof context === 'object' && context !== null ? deadlines.get(context) : undefined;
+  if (deadline && performance.now() > deadline.at) throw queryTimeout(deadline.limitMs);
+}
+
+/**
+ * Makes the fields where work multiplies check the deadline: every query root field (before it
+ * starts and when its data arrives, so a late answer is dropped rather than completed row by
+ * row) and every list field below. Mutations are checked only before they start: a write that
+ * happened must be reported as such, so nothing below a mutation is checked. Changes `schema` in
+ * place; call once per schema.
+ */
+export function enforceExecutionDeadline(schema: GraphQLSchema): GraphQLSchema {
+  const queryType = schema.getQueryType();
+  const mutationType = schema.getMutationType();
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type) || type.name.startsWith('__')) continue;
+    for (const field of Object.values(type.getFields())) {
+      const isMutation = type === mutationType;
+      if (!isMutation && type !== queryType && !isListType(getNullableType(field.type))) continue;
+      const resolve = field.resolve ?? defaultFieldResolver;
+      field.resolve = isMutation
+        ? (source, args, context, info) => {
+            checkExecutionTime(context);
+            return resolve(source, args, context, info);
+          }
+        : (source, args, context, info) => {
+            // Below a mutation the write has happened: its result is always delivered.
+            if (info.operation.operation === 'mutation') return resolve(source, args, context, info);
+            checkExecutionTime(context);
+            const value = resolve(source, args, context, info);
+            if (value instanceof Promise) {
+              return value.then((resolved) => {
+                checkExecutionTime(context);
+                return resolved;
+              });
+            }
+            return value;
+          };
+    }
+  }
+  return schema;
+}
+
+export function responseTooLarge(bytes: number, maxBytes: number): AppError {
+  return new AppError(ErrorCode.RESPONSE_TOO_LARGE, `The answer would be ${bytes} bytes, over the limit of ${maxBytes}: ask for less (a shorter range, fewer fields or aliases)`, {
+    details: [{ field: 'query', message: `response size limit ${maxBytes} bytes`, bytes, maxBytes }],
+  });
+}
+
+/** Byte length of a string without encoding it when the answer is plainly small. */
+export function utf8Length(text: string): number {
+  // Every UTF-16 unit is at most 3 UTF-8 bytes.
+  return text.length * 3 <= 64 * 1024 ? text.length : Buffer.byteLength(text);
+}
+
+/**
+ * Caps the size of /graphql answers. Apollo serialises an answer after the last plugin hook, too
+ * late to change its status, so `willSendResponse` serialises it here, refuses it when too large
+ * (413 with RESPONSE_TOO_LARGE, no data), and hands the same text to Apollo's `stringifyResult`
+ * instead of serialising twice. In-process calls (the REST facade, which has no HTTP request
+ * here) are measured by the facade on its own answer.
+ */
+export function responseSizeLimit(maxBytes: number): {
+  plugin: ApolloServerPlugin;
+  stringifyResult: (value: FormattedExecutionResult) => string;
+} {
+  const serialised = new WeakMap<object, { result: FormattedExecutionResult; text: string }>();
+  const plugin: ApolloServerPlugin = {
+    async requestDidStart({ request }) {
+      if (!request.http) return;
+      return {
+        async willSendResponse({ response }) {
+          if (response.body.kind !== 'single') return;
+          const { data, errors, extensions } = response.body.singleResult;
+          const result = { errors, data, extensions };
+          const text = `${JSON.stringify(result)}\n`;
+          const bytes = utf8Length(text);
+          if (bytes > maxBytes) {
+            const error = responseTooLarge(bytes, maxBytes);
+            response.body.singleResult = {
+              errors: [{ message: error.message, extensions: { code: error.code, details: error.details } }],
+            };
+            response.http.status = error.status;
+            return;
+          }
+          if (data) serialised.set(data, { result, text });
+        },
+      };
+    },
+  };
+  const stringifyResult = (value: FormattedExecutionResult): string => {
+    const cached = value.data ? serialised.get(value.data) : undefined;
+    if (cached && cached.result.errors === value.errors && cached.result.extensions === value.extensions) return cached.text;
+    return `${JSON.stringify(value)}\n`;
+  };
+  return { plugin, stringifyResult };
+}

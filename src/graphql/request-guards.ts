@@ -1,0 +1,247 @@
+import type { ApolloServerPlugin } from '@apollo/server';
+import { blockFieldSuggestionsPlugin } from '@escape.tech/graphql-armor-block-field-suggestions';
+import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
+import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
+import { maxDirectivesRule } from '@escape.tech/graphql-armor-max-directives';
+import {
+  BREAK,
+  getVariableValues,
+  GraphQLError,
+  Kind,
+  type DocumentNode,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionNode,
+  type ValidationContext,
+  type ValidationRule,
+} from 'graphql';
+import { fieldExtensionsEstimator, getComplexity, simpleEstimator } from 'graphql-query-complexity';
+import { authenticationRequired } from '../auth';
+import type { Config } from '../config';
+import type { GraphQLContext } from '../context';
+import { AppError, badRequest, ErrorCode, invalidInput, payloadTooLarge, truncateText, type ErrorDetail } from '../errors';
+import type { CostContext } from './complexity';
+import { startExecutionClock } from './execution-limits';
+
+/*
+ * Every bound on a GraphQL request's work is checked before that work is spent, cheapest first:
+ *   1. tokens, while parsing (graphql-js's own `maxTokens` parse option, set in apollo.ts: the
+ *      parser stops at the limit, so no document is read further than that);
+ *   2. depth, aliases and directives, as validation rules (graphql-armor);
+ *   3. the operation exists and is a query or mutation;
+ *   4. a token, when the operation needs one (anonymous callers stop here, before their variables
+ *      are read);
+ *   5. the sizes of the raw variables (list lengths, string lengths, nesting), before coercion;
+ *   6. variable coercion, stopping at the first errors;
+ *   7. the estimated cost;
+ *   8. then the execution clock starts (see execution-limits.ts).
+ * Steps 3–8 run in one hook, in this order: Apollo runs the hooks of several plugins together.
+ */
+
+/** Root fields anyone may ask for: introspection (Sandbox loads the schema) and the template link. */
+const PUBLIC_ROOT_FIELDS = new Set(['__typename', '__schema', '__type', 'passengerTemplateUrl']);
+
+/** Coercion errors reported before giving up on the variables. */
+const MAX_COERCION_ERRORS = 20;
+
+/** Deepest nesting of the variables; the schema's inputs nest three levels (changes.created[i].field). */
+const MAX_VARIABLE_DEPTH = 16;
+
+/** The validation rules of step 2: each reports its error (400) rather than throwing (500). */
+export function documentLimitRules(limits: Config['limits']): ValidationRule[] {
+  const common = { exposeLimits: true, propagateOnRejection: false, onReject: [(context: ValidationContext | null, error: GraphQLError) => context?.reportError(error)] };
+  return [
+    maxDepthRule({ ...common, n: limits.graphqlMaxDepth, ignoreIntrospection: true }),
+    maxAliasesRule({ ...common, n: limits.graphqlMaxAliases }),
+    maxDirectivesRule({ ...common, n: limits.graphqlMaxDirectives }),
+  ].map(withStackGuard);
+}
+
+/**
+ * The armor rules follow fragment spreads by recursion: a chain of a few thousand fragments
+ * overflows the stack (a RangeError, which Apollo answers with 500). Within the token limit no
+ * chain is that long, but a raised limit must not turn a client's document into a 500.
+ */
+function withStackGuard(rule: ValidationRule): ValidationRule {
+  return (context) => {
+    const visitor = rule(context) as unknown as Record<string, unknown>;
+    const guard = (handler: unknown, self: unknown) =>
+      typeof handler !== 'function'
+        ? handler
+        : (...args: unknown[]) => {
+            try {
+              return (handler as (...a: unknown[]) => unknown).apply(self, args);
+            } catch (error) {
+              if (!(error instanceof RangeError)) throw error;
+              context.reportError(tooDeeplyNested());
+              return BREAK;
+            }
+          };
+    const guarded: Record<string, unknown> = {};
+    for (const [kind, handler] of Object.entries(visitor)) {
+      guarded[kind] =
+        typeof handler === 'object' && handler !== null
+          ? Object.fromEntries(Object.entries(handler).map(([phase, fn]) => [phase, guard(fn, visitor)]))
+          : guard(handler, visitor);
+    }
+    return guarded as ReturnType<ValidationRule>;
+  };
+}
+
+function tooDeeplyNested(): GraphQLError {
+  return new GraphQLError('The document nests fragments too deeply to be checked: flatten its fragments');
+}
+
+/** Step 3: the operation Apollo resolved, or a 400 saying why there is none. */
+function requireOperation(document: DocumentNode, operation: OperationDefinitionNode | undefined, operationName: string | null | undefined): OperationDefinitionNode {
+  if (!operation) {
+    const names = document.definitions.flatMap((definition) => (definition.kind === Kind.OPERATION_DEFINITION ? [definition.name?.value ?? '(anonymous)'] : []));
+    const listed = truncateText(names.join(', '));
+    if (operationName) {
+      throw badRequest(`No operation named "${truncateText(operationName, 100)}" in the document (it has: ${listed})`, [{ field: 'operationName', message: 'must name one of the operations of the document' }]);
+    }
+    if (names.length === 0) throw badRequest('The document has no operation', [{ field: 'query', message: 'expected a query or a mutation' }]);
+    throw badRequest(`The document has ${names.length} operations (${listed}): say which to run with operationName`, [{ field: 'operationName', message: 'required when the document has more than one operation' }]);
+  }
+  if (operation.operation === 'subscription') {
+    throw badRequest('Subscriptions are not supported: send a query or a mutation', [{ field: 'query', message: 'expected a query or a mutation' }]);
+  }
+  return operation;
+}
+
+/** Step 4: the root fields the operation selects, through fragments, without recursion. */
+function rootFieldNames(document: DocumentNode, operation: OperationDefinitionNode): Set<string> {
+  const fragments = new Map(document.definitions.flatMap((definition) => (definition.kind === Kind.FRAGMENT_DEFINITION ? [[definition.name.value, definition] as const] : [])));
+  const names = new Set<string>();
+  const visited = new Set<string>();
+  const pending: SelectionNode[] = [...operation.selectionSet.selections];
+  while (pending.length) {
+    const selection = pending.pop()!;
+    if (selection.kind === Kind.FIELD) names.add(selection.name.value);
+    else if (selection.kind === Kind.INLINE_FRAGMENT) pending.push(...selection.selectionSet.selections);
+    else if (!visited.has(selection.name.value)) {
+      visited.add(selection.name.value);
+      pending.push(...(fragments.get(selection.name.value)?.selectionSet.selections ?? []));
+    }
+  }
+  return names;
+}
+
+/**
+ * Step 5: walks the raw JSON variables once, without recursion, and refuses the first list longer
+ * than `maxListItems`, string longer than `maxStringLength`, or nesting deeper than the schema's
+ * inputs could be. A long list is refused from its length, without looking at its items.
+ */
+export function checkVariableSizes(variables: Record<string, unknown>, limits: Pick<Config['limits'], 'inputMaxListItems' | 'inputMaxStringLength'>): void {
+  const pending: Array<{ value: unknown; path: string; depth: number }> = Object.entries(variables).map(([name, value]) => ({ value, path: `$${name}`, depth: 1 }));
+  while (pending.length) {
+    const { value, path, depth } = pending.pop()!;
+    if (typeof value === 'string') {
+      if (value.length > limits.inputMaxStringLength) {
+        throw tooLarge(`${path} is a string of ${value.length} characters; at most ${limits.inputMaxStringLength} are accepted`, path, limits.inputMaxStringLength);
+      }
+      continue;
+    }
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth > MAX_VARIABLE_DEPTH) throw invalidInput(`${path} is nested deeper than any input of the schema`, [{ field: path, message: `at most ${MAX_VARIABLE_DEPTH} levels` }]);
+    if (Array.isArray(value)) {
+      if (value.length > limits.inputMaxListItems) {
+        throw tooLarge(`${path} holds ${value.length} items; at most ${limits.inputMaxListItems} are accepted in one list`, path, limits.inputMaxListItems);
+      }
+      for (let index = 0; index < value.length; index += 1) pending.push({ value: value[index], path: `${path}[${index}]`, depth: depth + 1 });
+      continue;
+    }
+    // Only plain JSON objects: an upload's file stream is not the client's data to walk.
+    const prototype = Object.getPrototypeOf(value);
+    if (prototype !== Object.prototype && prototype !== null) continue;
+    for (const [key, member] of Object.entries(value)) pending.push({ value: member, path: `${path}.${key}`, depth: depth + 1 });
+  }
+}
+
+function tooLarge(message: string, field: string, limit: number): AppError {
+  const error = payloadTooLarge(message);
+  return new AppError(error.code, error.message, { details: [{ field, message: `at most ${limit}`, limit }] });
+}
+
+/** Step 6: coerces the variables as execution will, but gives up after a few errors. */
+function checkVariableValues(schema: GraphQLSchema, operation: OperationDefinitionNode, variables: Record<string, unknown>, hideSuggestions: boolean): void {
+  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables, { maxErrors: MAX_COERCION_ERRORS, hideSuggestions });
+  if (!coerced.errors) return;
+  // graphql-js quotes the whole offending value; a client needs its start, not megabytes of it.
+  const details: ErrorDetail[] = coerced.errors.map((error) => ({ field: 'variables', message: truncateText(error.message, COERCION_MESSAGE_CHARS) }));
+  throw invalidInput(truncateText(coerced.errors[0].message, COERCION_MESSAGE_CHARS), details);
+}
+
+/** Longest variable-coercion message shown. */
+const COERCION_MESSAGE_CHARS = 400;
+
+/** Step 7: the estimated cost, with lists costed by their real bounds (see complexity.ts). */
+function checkCost(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined, variables: Record<string, unknown>, config: Config): void {
+  let cost: number;
+  try {
+    cost = getComplexity({
+      schema,
+      query: document,
+      variables,
+      operationName,
+      context: { flightsPerDay: config.limits.graphqlCostFlightsPerDay, timezone: config.timezone } satisfies CostContext,
+      estimators: [fieldExtensionsEstimator(), simpleEstimator({ defaultComplexity: 1 })],
+    });
+  } catch (error) {
+    if (error instanceof GraphQLError) throw invalidInput(error.message);
+    if (error instanceof RangeError) throw invalidInput(tooDeeplyNested().message);
+    throw error;
+  }
+  const maxCost = config.limits.graphqlMaxCost;
+  if (cost > maxCost) {
+    throw new AppError(ErrorCode.QUERY_TOO_COMPLEX, `Query cost ${cost} exceeds the limit of ${maxCost}: select fewer fields, aliases or a shorter range, or split the query`, {
+      details: [{ field: 'query', message: `estimated cost ${cost}, limit ${maxCost}`, cost, maxCost }],
+    });
+  }
+}
+
+/** Steps 3–8 as one Apollo plugin; put it before any plugin that executes. */
+export function requestGuardsPlugin(schema: GraphQLSchema, config: Config): ApolloServerPlugin<GraphQLContext> {
+  const hideSuggestions = config.nodeEnv === 'production';
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ document, operation, request, contextValue }) {
+          const resolved = requireOperation(document, operation, request.operationName);
+          if (!contextValue.principal) {
+            const names = rootFieldNames(document, resolved);
+            if ([...names].some((name) => !PUBLIC_ROOT_FIELDS.has(name))) throw authenticationRequired();
+          }
+          const variables = request.variables ?? {};
+          checkVariableSizes(variables, config.limits);
+          checkVariableValues(schema, resolved, variables, hideSuggestions);
+          checkCost(schema, document, request.operationName ?? undefined, variables, config);
+          startExecutionClock(contextValue, config.limits.graphqlTimeoutMs);
+        },
+      };
+    },
+  };
+}
+
+/**
+ * graphql-armor's block-field-suggestions, run on Apollo's validation errors: "Did you mean …"
+ * names fields and types of the schema, which production keeps to itself.
+ */
+export function blockFieldSuggestions(): ApolloServerPlugin<GraphQLContext> {
+  const armor = blockFieldSuggestionsPlugin();
+  return {
+    async requestDidStart() {
+      return {
+        async validationDidStart() {
+          return async (errors) => {
+            if (!errors?.length) return;
+            const onValidateEnd = armor.onValidate?.({} as never);
+            if (typeof onValidateEnd !== 'function') return;
+            // The armor formatter rewrites each error's message in place; Apollo builds its answer from the same objects.
+            onValidateEnd({ valid: false, result: errors, setResult: () => undefined } as never);
+          };
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,94 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import zlib from 'node:zlib';
+import { PassengerSheetError, sheetError } from './sheet-error';
+import type { ZipEntry } from './zip-directory';
+
+/** Inflate in large steps (fewer calls); each step is then parsed before the next is asked for. */
+const INFLATE_CHUNK = 64 * 1024;
+/** Past its declared size, a part may run on this far (or as far again as declared) before it is called a bomb. */
+const OVERRUN_ALLOWANCE = 1024 * 1024;
+
+export const damagedFile = (reason: string) => sheetError.unsupported(`The file is a damaged .xlsx workbook: ${reason}`);
+
+/** Unsupported storage of a part: encryption or a compression method other than stored or deflate. */
+export function checkReadable(entry: ZipEntry): void {
+  if (entry.flags & 0x1) throw sheetError.unsupported('The workbook is encrypted (password protected)');
+  if (entry.method !== 0 && entry.method !== 8) {
+    throw sheetError.unsupported(`The workbook uses a zip compression method (${entry.method}) that is not supported`);
+  }
+}
+
+/**
+ * Where a part that inflates past its declared size ends. A damaged part (stale sizes or CRC, a
+ * corrupt deflate stream) ends or fails soon after; a bomb keeps expanding. The rest is inflated
+ * without being kept, up to a bounded allowance, to tell the two apart.
+ */
+async function judgeOverrun(inflater: AsyncIterable<Buffer>, entry: ZipEntry, total: number): Promise<never> {
+  const allowance = Math.max(OVERRUN_ALLOWANCE, entry.uncompressedSize);
+  try {
+    for await (const chunk of inflater) {
+      total += chunk.length;
+      if (total > entry.uncompressedSize + allowance) {
+        throw sheetError.tooLarge(
+          `The workbook part ${entry.name} expands beyond the ${entry.uncompressedSize} bytes its zip header declares; it looks like a zip bomb and was not read`,
+        );
+      }
+    }
+  } catch (error) {
+    if (error instanceof PassengerSheetError) throw error;
+  }
+  throw damagedFile(`${entry.name} is longer than its zip header declares (${entry.uncompressedSize} bytes) and does not match its checksum`);
+}
+
+/**
+ * Inflates one part chunk by chunk, refusing to go past its declared size, and checks its CRC
+ * before the chunk that completes it is yielded, so a consumer never takes a damaged part whole.
+ * Between chunks the event loop turns (zlib works in the thread pool; stored parts wait a turn),
+ * so other requests go on and an abort signal can fire. Breaking out of the loop stops inflating.
+ */
+export async function* inflatePart(bytes: Buffer, entry: ZipEntry): AsyncGenerator<Buffer> {
+  checkReadable(entry);
+  const data = bytes.subarray(entry.dataOffset, entry.dataOffset + entry.compressedSize);
+  if (entry.method === 0) {
+    if (data.length !== entry.uncompressedSize) throw damagedFile(`${entry.name} is not as long as its zip header declares`);
+    let crc = 0;
+    for (let at = 0; at < data.length; at += INFLATE_CHUNK) {
+      const chunk = data.subarray(at, at + INFLATE_CHUNK);
+      crc = zlib.crc32(chunk, crc);
+      if (at + chunk.length === data.length && crc >>> 0 !== entry.crc32 >>> 0) {
+        throw damagedFile(`${entry.name} does not match its checksum`);
+      }
+      if (at > 0) await nextTurn();
+      yield chunk;
+    }
+    if (data.length === 0 && entry.crc32 !== 0) throw damagedFile(`${entry.name} does not match its checksum`);
+    return;
+  }
+  const inflater = zlib.createInflateRaw({ chunkSize: INFLATE_CHUNK });
+  inflater.end(data);
+  let total = 0;
+  let crc = 0;
+  try {
+    const chunks = inflater[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+    for (;;) {
+      let next: IteratorResult<Buffer>;
+      try {
+        next = await chunks.next();
+      } catch {
+        throw damagedFile(`${entry.name} cannot be decompressed`);
+      }
+      if (next.done) break;
+      const chunk = next.value;
+      total += chunk.length;
+      if (total > entry.uncompressedSize) await judgeOverrun({ [Symbol.asyncIterator]: () => chunks }, entry, total);
+      crc = zlib.crc32(chunk, crc);
+      if (total === entry.uncompressedSize && crc >>> 0 !== entry.crc32 >>> 0) {
+        throw damagedFile(`${entry.name} does not match its checksum`);
+      }
+      yield chunk;
+    }
+  } finally {
+    inflater.destroy();
+  }
+  if (total !== entry.uncompressedSize) throw damagedFile(`${entry.name} is shorter than declared`);
+}

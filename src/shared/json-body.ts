@@ -1,0 +1,141 @@
+import type { IncomingMessage } from 'node:http';
+import contentType from 'content-type';
+import type { RequestHandler, Response } from 'express';
+import getRawBody from 'raw-body';
+import { authenticationRequired, requireScope, Scope, type RequestAuthenticator } from '../auth';
+import { AppError, badRequest, payloadTooLarge, unsupportedMediaType } from '../errors';
+
+/**
+ * Reads an `application/json` body of at most `maxBytes` into `req.body`; other requests pass
+ * untouched (GET, multipart…). Unlike express.json, which reads a refused body to its end before
+ * answering, the limit is enforced where the bytes arrive: a Content-Length over it is refused at
+ * once without reading, and a chunked body is refused as soon as it passes it. Either way the
+ * answer closes the connection, so the rest of the body is never read.
+ */
+export function boundedJsonBody(maxBytes: number, anonymous?: AnonymousBodyLimit): RequestHandler {
+  return async (req, res, next) => {
+    if (req.body !== undefined) {
+      next();
+      return;
+    }
+    if (!hasBody(req) || !req.is('application/json')) {
+      // As express.json leaves it: an empty object, which Apollo's integration insists on.
+      req.body = {};
+      next();
+      return;
+    }
+    const encoding = (req.get('Content-Encoding') ?? 'identity').toLowerCase();
+    if (encoding !== 'identity') {
+      next(unsupportedMediaType(`Content-Encoding ${encoding} is not accepted: send the JSON body uncompressed`));
+      return;
+    }
+    let charset = 'utf-8';
+    try {
+      charset = (contentType.parse(req).parameters.charset ?? 'utf-8').toLowerCase();
+    } catch {
+      next(badRequest(`The Content-Type header cannot be read: ${req.get('Content-Type')}`));
+      return;
+    }
+    if (charset !== 'utf-8' && charset !== 'utf8') {
+      next(unsupportedMediaType(`A JSON body must be UTF-8, got charset ${charset}`));
+      return;
+    }
+    const declared = req.get('Content-Length');
+    let limit = maxBytes;
+    if (anonymous) {
+      try {
+        if (!(await anonymous.authenticate(req))) limit = anonymous.maxBytes;
+      } catch (error) {
+        // A bad token is answered now (401), before its body is read.
+        next(refuseBody(res, error as AppError));
+        return;
+      }
+    }
+    const overLimit = (size?: number) => (limit < maxBytes ? anonymousTooLarge(limit) : tooLarge(maxBytes, size));
+    if (declared !== undefined && Number(declared) > limit) {
+      next(refuseBody(res, overLimit(Number(declared))));
+      return;
+    }
+    getRawBody(req, { length: declared, limit, encoding: 'utf-8' }).then(
+      (text) => {
+        try {
+          req.body = parseJson(text);
+        } catch (error) {
+          next(error);
+          return;
+        }
+        next();
+      },
+      (error: { type?: string; message?: string }) => {
+        if (error.type === 'entity.too.large') next(refuseBody(res, overLimit()));
+        else if (error.type === 'request.size.invalid') next(refuseBody(res, badRequest('The body is shorter or longer than its Content-Length says')));
+        else if (error.type === 'request.aborted') next(refuseBody(res, badRequest('The client closed the request before its body arrived')));
+        else next(refuseBody(res, badRequest(`The request body cannot be read: ${error.message ?? 'unknown error'}`)));
+      },
+    );
+  };
+}
+
+/**
+ * Requests without a valid token get a small body limit (an introspection query is a few kB), so an
+ * anonymous client cannot make the service parse a megabyte of JSON before it is told to log in.
+ */
+export interface AnonymousBodyLimit {
+  maxBytes: number;
+  authenticate: RequestAuthenticator;
+}
+
+function anonymousTooLarge(maxBytes: number): AppError {
+  return authenticationRequired(`A request without a valid token may carry at most ${maxBytes} bytes of JSON: send Authorization: Bearer <token>`);
+}
+
+/**
+ * Multipart bodies on /graphql are uploads (uploadPassengerList), which need a token with
+ * passengers:write: without one the answer is 401 or 403 before a byte of the file is read.
+ */
+export function tokenBeforeMultipart(authenticate: RequestAuthenticator): RequestHandler {
+  return async (req, res, next) => {
+    if (!req.is('multipart/form-data')) {
+      next();
+      return;
+    }
+    try {
+      const principal = await authenticate(req);
+      if (!principal) throw authenticationRequired('Uploads need a token: send Authorization: Bearer <token>');
+      requireScope(principal, Scope.PassengersWrite);
+      next();
+    } catch (error) {
+      next(refuseBody(res, error as AppError));
+    }
+  };
+}
+
+function hasBody(req: IncomingMessage): boolean {
+  return req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
+}
+
+function tooLarge(maxBytes: number, declared?: number): AppError {
+  const size = declared === undefined ? 'more than that' : `${declared} bytes`;
+  return payloadTooLarge(`The JSON body is larger than the limit of ${maxBytes} bytes (got ${size})`);
+}
+
+/**
+ * The body was refused before it was read to the end: the answer says `Connection: close`, and the
+ * socket is closed once it is sent, so a client still sending is cut off instead of being read.
+ */
+function refuseBody(res: Response, error: AppError): AppError {
+  res.setHeader('Connection', 'close');
+  res.once('finish', () => res.req.socket.destroySoon());
+  return error;
+}
+
+/** JSON.parse, with the position of a syntax error told the client; only objects and arrays, as express.json's strict mode. */
+function parseJson(text: string): unknown {
+  const first = /^[\s]*(.)/.exec(text)?.[1];
+  if (first !== '{' && first !== '[') throw badRequest('The JSON body must be an object or an array');
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw badRequest(`The request body is not valid JSON: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,157 @@
+import type { Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { buildPassengerWorkbook, passenger } from '../helpers/passenger-workbook';
+import { startTestApp, type TestApp } from '../helpers/test-app';
+import { createFlight, createReferenceData } from '../helpers/timeline-fixtures';
+import {
+  abandonUpload,
+  answerWithoutBody,
+  graphqlForm,
+  graphqlFormHead,
+  graphqlUploadHeaders,
+  postRaw,
+  restForm,
+  restUploadHeaders,
+  streamUntilAnswered,
+  workbookOfSize,
+  type RawResponse,
+  type Target,
+} from '../helpers/upload-requests';
+
+/** uploadPassengerList through the GraphQL multipart request spec: truncated, over-size and abandoned bodies. */
+describe('uploadPassengerList over GraphQL multipart: the transport', () => {
+  const LIMIT = 200_000;
+  let testApp: TestApp;
+  let server: Server;
+  let port: number;
+  let writer: string;
+  let flightId: number;
+  const uncaught: unknown[] = [];
+  const recordUncaught = (error: unknown) => uncaught.push(error);
+
+  beforeAll(async () => {
+    testApp = await startTestApp('upload_transport_graphql', { UPLOAD_MAX_BYTES: String(LIMIT) });
+    writer = await testApp.token(['passengers:write']);
+    await createReferenceData(testApp);
+    flightId = await createFlight(testApp, { resourceId: 1, from: 'LIRF', to: 'LGAV', departureAt: '2026-12-10T09:00:00Z', arrivalAt: '2026-12-10T11:30:00Z' });
+    server = testApp.app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    port = (server.address() as AddressInfo).port;
+    process.on('uncaughtException', recordUncaught);
+  });
+  afterAll(async () => {
+    process.off('uncaughtException', recordUncaught);
+    await new Promise((resolve) => server.close(resolve));
+    await testApp.close();
+  });
+  afterEach(() => expect(uncaught).toEqual([]));
+
+  const graphql = (token = writer): Target => ({ port, path: '/graphql', headers: graphqlUploadHeaders(token) });
+  const rest = (): Target => ({ port, path: `/api/broker/v0/upload/${flightId}`, headers: restUploadHeaders(writer) });
+
+  /** The one GraphQL error of a refused upload, as the error model carries it. */
+  function expectRefused(answer: RawResponse, status: number, code: string): { message: string } {
+    expect({ status: answer.status, code: answer.body?.errors?.[0]?.extensions?.code, data: answer.body?.data ?? null }).toEqual({ status, code, data: null });
+    expect(answer.body.errors).toHaveLength(1);
+    expect(answer.text).not.toMatch(/\n\s+at /);
+    return answer.body.errors[0];
+  }
+
+  it('answers 400 when the file part never closes', async () => {
+    const error = expectRefused(await postRaw(graphql(), graphqlForm(flightId, Buffer.from('abc'), { closed: false })), 400, 'BAD_REQUEST');
+    expect(error.message).toMatch(/^The file could not be received: Unexpected end of form/);
+  });
+
+  it('answers 400 when the body ends inside the operations field', async () => {
+    const head = graphqlFormHead(flightId);
+    const error = expectRefused(await postRaw(graphql(), head.subarray(0, 60)), 400, 'BAD_REQUEST');
+    expect(error.message).toBe('The multipart GraphQL request cannot be read: Unexpected end of form');
+  });
+
+  it('answers 400 for a part header that is not a header (and the parser\'s second error does not escape)', async () => {
+    const malformed = Buffer.concat([graphqlFormHead(flightId).subarray(0, 0), Buffer.from(`--upload-boundary-7f1c\r\nContent-Disposition: form-data; name="operations"\r\n${'X'.repeat(17 * 1024)}\r\n\r\n{}\r\n--upload-boundary-7f1c--\r\n`)]);
+    const error = expectRefused(await postRaw(graphql(), malformed), 400, 'BAD_REQUEST');
+    expect(error.message).toBe('The multipart GraphQL request cannot be read: Malformed part header');
+    const viaRest = await postRaw(rest(), malformed);
+    expect(viaRest.status).toBe(400);
+    expect(viaRest.body.error.message).toBe('The multipart body cannot be read: Malformed part header');
+    // Both errors of the parser were handled: the process is still here to serve this.
+    const good = await postRaw(graphql(), graphqlForm(flightId, Buffer.from('abc'), { closed: false }));
+    expect(good.status).toBe(400);
+  });
+
+  it('answers 400 for a multipart Content-Type without a boundary, through both transports', async () => {
+    const body = graphqlForm(flightId, Buffer.from('abc'));
+    const error = expectRefused(await postRaw({ ...graphql(), headers: { ...graphql().headers, 'Content-Type': 'multipart/form-data' } }, body), 400, 'BAD_REQUEST');
+    expect(error.message).toMatch(/^The multipart GraphQL request cannot be read: /);
+    const viaRest = await postRaw({ ...rest(), headers: { ...rest().headers, 'Content-Type': 'multipart/form-data' } }, body);
+    expect(viaRest.status).toBe(400);
+    expect(viaRest.body.error.message).toBe('The multipart body cannot be read: Multipart: Boundary not found');
+  });
+
+  it('takes a file of exactly UPLOAD_MAX_BYTES and refuses one byte more with the 413 REST gives', async () => {
+    const exact = await postRaw(graphql(), graphqlForm(flightId, await workbookOfSize(LIMIT)));
+    expect({ status: exact.status, errors: exact.body.errors }).toEqual({ status: 200, errors: undefined });
+    expect(exact.body.data.uploadPassengerList).toHaveLength(1);
+
+    const over = await workbookOfSize(LIMIT + 1);
+    const error = expectRefused(await postRaw(graphql(), graphqlForm(flightId, over)), 413, 'PAYLOAD_TOO_LARGE');
+    const viaRest = await postRaw(rest(), restForm(over));
+    expect(viaRest.status).toBe(413);
+    expect(error.message).toBe(viaRest.body.error.message);
+    expect(error.message).toBe('The spreadsheet is larger than the limit of 200000 bytes');
+  });
+
+  it('refuses a Content-Length no upload can need with 413 at once, without reading the body', async () => {
+    const answer = await answerWithoutBody(graphql(), 100 * 1024 * 1024);
+    expectRefused(answer, 413, 'PAYLOAD_TOO_LARGE');
+    expect(answer.headers.connection).toBe('close');
+  });
+
+  it('stops reading a chunked body as soon as the file passes the limit, and closes the connection', async () => {
+    const connection = new Promise<Socket>((resolve) => server.once('connection', resolve));
+    const answer = await streamUntilAnswered(graphql(), graphqlFormHead(flightId), Buffer.alloc(16 * 1024, 1), 200 * LIMIT);
+    const error = expectRefused(answer, 413, 'PAYLOAD_TOO_LARGE');
+    expect(error.message).toBe('The spreadsheet is larger than the limit of 200000 bytes');
+    expect(answer.closedByServer).toBe(true);
+    // The client would have sent 40 MB. The server read the limit, and at most a few socket reads more.
+    expect((await connection).bytesRead).toBeLessThan(LIMIT + 256 * 1024);
+  });
+
+  it('refuses a token without passengers:write with 403 and does not read the file', async () => {
+    const reader = await testApp.token(['timeline:read']);
+    const body = graphqlForm(flightId, Buffer.alloc(LIMIT, 7));
+    const head = graphqlFormHead(flightId);
+    expectRefused(await answerWithoutBody(graphql(reader), body.length, head), 403, 'FORBIDDEN');
+  });
+
+  it('keeps serving when clients drop the connection halfway through uploads', async () => {
+    const body = graphqlForm(flightId, Buffer.alloc(LIMIT - 1000, 7));
+    const half = graphqlFormHead(flightId).length + (LIMIT - 1000) / 2;
+    for (let i = 0; i < 20; i += 1) await abandonUpload(graphql(), body.length, body.subarray(0, half));
+    const good = await postRaw(graphql(), graphqlForm(flightId, await buildPassengerWorkbook([passenger()])));
+    expect({ status: good.status, errors: good.body.errors }).toEqual({ status: 200, errors: undefined });
+  });
+});
+
+describe('uploadPassengerList over GraphQL multipart: a file over a small limit', () => {
+  it('answers the 413 of the service even when the library cut the file before the resolver read it', async () => {
+    const testApp = await startTestApp('upload_transport_small', { UPLOAD_MAX_BYTES: '1024' });
+    const server = testApp.app.listen(0, '127.0.0.1');
+    try {
+      await new Promise((resolve) => server.once('listening', resolve));
+      await createReferenceData(testApp);
+      const flightId = await createFlight(testApp, { resourceId: 1, from: 'LIRF', to: 'LGAV', departureAt: '2026-12-10T09:00:00Z', arrivalAt: '2026-12-10T11:30:00Z' });
+      const target = { port: (server.address() as AddressInfo).port, path: '/graphql', headers: graphqlUploadHeaders(await testApp.token(['passengers:write'])) };
+      // One write: the whole file reaches the parser (and its limit) while the resolver still looks up the flight.
+      const answer = await postRaw(target, graphqlForm(flightId, Buffer.alloc(5000, 7)));
+      expect({ status: answer.status, errors: answer.body.errors.map((e: { message: string; extensions: { code: string } }) => [e.extensions.code, e.message]) }).toEqual({
+        status: 413,
+        errors: [['PAYLOAD_TOO_LARGE', 'The spreadsheet is larger than the limit of 1024 bytes']],
+      });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+      await testApp.close();
+    }
+  });
+});

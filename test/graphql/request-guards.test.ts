@@ -1,0 +1,241 @@
+import request from 'supertest';
+import { seedDemoData } from '../../src/seed/seed';
+import { startTestApp, type TestApp } from '../helpers/test-app';
+
+/*
+ * Issue 9: every bound on a GraphQL request's work holds before the work is spent, and every
+ * client mistake is a 4xx with the error model and a small answer.
+ */
+
+const PUSH = 'mutation($c: PassengerListChangesInput!){ pushPassengerList(flightId: 1, changes: $c){ version } }';
+const YEAR = 'start: "2026-06-01", end: "2027-06-01"';
+
+const aliases = (count: number, field: string) => `{ ${Array.from({ length: count }, (_, index) => `a${index}: ${field}`).join(' ')} }`;
+
+function fragmentChain(length: number): string {
+  const fragments = Array.from({ length }, (_, index) => `fragment F${index} on Query { ${index + 1 < length ? `...F${index + 1}` : '__typename'} }`);
+  return `query { ...F0 } ${fragments.join(' ')}`;
+}
+
+const post = (testApp: TestApp, body: object, token?: string) => {
+  const call = request(testApp.app).post('/graphql').set('Content-Type', 'application/json');
+  if (token) call.set('Authorization', `Bearer ${token}`);
+  return call.send(body);
+};
+
+/** A refusal with the error model, its code, and an answer that stays small whatever was sent. */
+function expectRefused(response: request.Response, status: number, code: string, maxBytes = 4096): { message: string; extensions: Record<string, unknown> } {
+  expect(response.status).toBe(status);
+  expect(response.body.errors?.[0]?.extensions?.code).toBe(code);
+  expect(response.body.data ?? null).toBeNull();
+  expect(response.text.length).toBeLessThan(maxBytes);
+  expect(response.text).not.toMatch(/stacktrace|\.ts:\d+|\.js:\d+/);
+  return response.body.errors[0];
+}
+
+describe('GraphQL request guards', () => {
+  let testApp: TestApp;
+  beforeAll(async () => {
+    testApp = await startTestApp('graphql_request_guards');
+    await seedDemoData(testApp.database.models, { today: new Date('2026-11-21T00:00:00Z'), flights: 40 });
+  });
+  afterAll(() => testApp.close());
+
+  describe('variables are bounded before they are read', () => {
+    it('refuses an anonymous push of 240,000 deleted strings with 401, before looking at them', async () => {
+      const deleted = Array.from({ length: 240_000 }, () => 'x');
+      const response = await post(testApp, { query: PUSH, variables: { c: { created: [], modified: [], deleted } } });
+      expectRefused(response, 401, 'UNAUTHENTICATED', 1024);
+      expect(response.headers['www-authenticate']).toBe('Bearer realm="broker"');
+    });
+
+    it('refuses a list longer than INPUT_MAX_LIST_ITEMS with 413 naming the variable and the limit', async () => {
+      const deleted = Array.from({ length: 5_001 }, (_, index) => index + 1);
+      const response = await post(testApp, { query: PUSH, variables: { c: { created: [], modified: [], deleted } } }, await testApp.token());
+      const error = expectRefused(response, 413, 'PAYLOAD_TOO_LARGE');
+      expect(error.message).toContain('$c.deleted holds 5001 items; at most 5000');
+    });
+
+    it('refuses a string longer than INPUT_MAX_STRING_LENGTH with 413', async () => {
+      const response = await post(testApp, { query: 'query($s: String){ airports(search: $s){ icao } }', variables: { s: 'a'.repeat(10_001) } }, await testApp.token());
+      const error = expectRefused(response, 413, 'PAYLOAD_TOO_LARGE');
+      expect(error.message).toContain('$s is a string of 10001 characters');
+    });
+
+    it('stops coercing variables after the first errors: 4,000 bad ids answer a few kB, not one error each', async () => {
+      const deleted = Array.from({ length: 4_000 }, () => 'x');
+      const response = await post(testApp, { query: PUSH, variables: { c: { created: [], modified: [], deleted } } }, await testApp.token());
+      const error = expectRefused(response, 400, 'BAD_USER_INPUT', 16_384);
+      expect(error.message).toMatch(/\$c.*deleted\[0\]/);
+      expect((error.extensions.details as unknown[]).length).toBeLessThanOrEqual(21);
+    });
+  });
+
+  describe('cost, aliases, tokens and the answer are bounded', () => {
+    it('refuses 980 aliases of a 366-day timeline before running them (max tokens)', async () => {
+      const response = await post(testApp, { query: aliases(980, `timelineEvents(view: CALENDAR, ${YEAR}) { flightId }`) }, await testApp.token(['timeline:read']));
+      expectRefused(response, 400, 'GRAPHQL_PARSE_FAILED');
+    });
+
+    it('refuses more aliases than GRAPHQL_MAX_ALIASES before running them', async () => {
+      const response = await post(testApp, { query: aliases(21, 'timelineEvents(view: CALENDAR, start: "2026-06-01", end: "2026-06-02") { flightId }') }, await testApp.token(['timeline:read']));
+      const error = expectRefused(response, 400, 'GRAPHQL_VALIDATION_FAILED');
+      expect(error.message).toMatch(/aliases limit of 20/i);
+    });
+
+    it('refuses documents of 9,000 __typename aliases at parse time (max tokens), and anonymous ones before reading them', async () => {
+      const response = await post(testApp, { query: aliases(9_000, '__typename') }, await testApp.token(['timeline:read']));
+      const error = expectRefused(response, 400, 'GRAPHQL_PARSE_FAILED');
+      expect(error.message).toMatch(/more tha[nt] 2000 tokens/);
+      const anonymous = expectRefused(await post(testApp, { query: aliases(9_000, '__typename') }), 401, 'UNAUTHENTICATED');
+      expect(anonymous.message).toMatch(/without a valid token may carry at most \d+ bytes/);
+    });
+
+    it('answers a legitimate 366-day timeline over REST', async () => {
+      const response = await request(testApp.app)
+        .get('/api/broker/v0/calendar/timeline/event?start=2026-06-01&end=2027-05-31')
+        .set('Authorization', `Bearer ${await testApp.token(['timeline:read'])}`);
+      expect(response.status).toBe(200);
+      expect(response.body.length).toBeGreaterThan(0);
+    });
+  });
+
+  describe('client mistakes are 400s, not 500s', () => {
+    let token: string;
+    beforeAll(async () => {
+      token = await testApp.token(['timeline:read']);
+    });
+
+    it('asks for operationName when the document has two operations', async () => {
+      const error = expectRefused(await post(testApp, { query: 'query A { __typename } query B { __typename }' }, token), 400, 'BAD_REQUEST');
+      expect(error.message).toMatch(/2 operations \(A, B\).*operationName/);
+    });
+
+    it('names the operations when operationName matches none', async () => {
+      const error = expectRefused(await post(testApp, { query: 'query A { resources { id } }', operationName: 'Nope' }, token), 400, 'BAD_REQUEST');
+      expect(error.message).toContain('No operation named "Nope"');
+    });
+
+    it('refuses a chain of 2,000 fragments without overflowing the stack', async () => {
+      expectRefused(await post(testApp, { query: fragmentChain(2_000) }, token), 400, 'GRAPHQL_PARSE_FAILED');
+    });
+
+    it('refuses an airport search of 50,000 characters', async () => {
+      const error = expectRefused(await post(testApp, { query: `{ airports(search: "${'a'.repeat(50_000)}") { icao } }` }, token), 400, 'BAD_USER_INPUT');
+      expect(error.message).toContain('at most 100');
+    });
+
+    it('refuses a subscription', async () => {
+      const error = expectRefused(await post(testApp, { query: 'subscription { x }' }, token), 400, 'BAD_REQUEST');
+      expect(error.message).toMatch(/Subscriptions are not supported/);
+    });
+
+    it('answers a failing query the same way when it runs compiled (second time) as the first time', async () => {
+      const query = '{ timelineEvents(view: CALENDAR, start: "nope", end: "2026-01-01") { flightId } }';
+      const first = await post(testApp, { query }, token);
+      const second = await post(testApp, { query }, token);
+      const third = await post(testApp, { query }, token);
+      expectRefused(first, 400, 'BAD_USER_INPUT');
+      expect(second.status).toBe(first.status);
+      expect(second.body).toEqual(first.body);
+      expect(third.body).toEqual(first.body);
+    });
+  });
+});
+
+describe('GraphQL cost model', () => {
+  let testApp: TestApp;
+  beforeAll(async () => {
+    testApp = await startTestApp('graphql_cost_model', { GRAPHQL_MAX_ALIASES: '1000', GRAPHQL_MAX_TOKENS: '100000' });
+  });
+  afterAll(() => testApp.close());
+
+  it('counts a timeline by its days: 980 one-field aliases over 366 days exceed the cost limit', async () => {
+    const response = await post(testApp, { query: aliases(980, `timelineEvents(view: CALENDAR, ${YEAR}) { flightId }`) }, await testApp.token(['timeline:read']));
+    const error = expectRefused(response, 400, 'QUERY_TOO_COMPLEX');
+    expect(error.message).toMatch(/^Query cost \d+ exceeds the limit of 200000/);
+    const [detail] = error.extensions.details as Array<{ cost: number; maxCost: number }>;
+    // 980 × (1 + 366 days × 20 flights a day).
+    expect(detail.cost).toBe(980 * (1 + 366 * 20));
+    expect(detail.maxCost).toBe(200_000);
+  });
+
+  it('answers a chain of 2,000 fragments with a 4xx even when the token limit lets it be parsed', async () => {
+    const response = await post(testApp, { query: fragmentChain(2_000) }, await testApp.token(['timeline:read']));
+    expect(response.status).toBeGreaterThanOrEqual(400);
+    expect(response.status).toBeLessThan(500);
+    expect(response.text.length).toBeLessThan(4096);
+  });
+
+  it('lets a one-day timeline with a few aliases through', async () => {
+    const response = await post(testApp, { query: aliases(10, 'timelineEvents(view: CALENDAR, start: "2026-06-01", end: "2026-06-01") { flightId }') }, await testApp.token(['timeline:read']));
+    expect(response.status).toBe(200);
+    expect(response.body.data.a9).toEqual([]);
+  });
+});
+
+describe('GraphQL execution limits', () => {
+  let small: TestApp;
+  beforeAll(async () => {
+    small = await startTestApp('graphql_execution_limits', { RESPONSE_MAX_BYTES: '2048', GRAPHQL_TIMEOUT_MS: '1' });
+    await seedDemoData(small.database.models, { today: new Date('2026-11-21T00:00:00Z'), flights: 60 });
+  });
+  afterAll(() => small.close());
+
+  it('stops a query that runs past GRAPHQL_TIMEOUT_MS with 400 QUERY_TIMEOUT and no partial data', async () => {
+    const query = aliases(10, `timelineEvents(view: CALENDAR, ${YEAR}) { flightId }`);
+    const response = await post(small, { query }, await small.token(['timeline:read']));
+    const error = expectRefused(response, 400, 'QUERY_TIMEOUT');
+    expect(error.message).toContain('limit of 1 ms');
+    expect(response.body.errors).toHaveLength(1);
+  });
+});
+
+describe('GraphQL response size limit', () => {
+  let small: TestApp;
+  beforeAll(async () => {
+    small = await startTestApp('graphql_response_limit', { RESPONSE_MAX_BYTES: '2048' });
+    await seedDemoData(small.database.models, { today: new Date('2026-11-21T00:00:00Z'), flights: 60 });
+  });
+  afterAll(() => small.close());
+
+  it('refuses an answer over RESPONSE_MAX_BYTES with 413 RESPONSE_TOO_LARGE, on /graphql and REST alike', async () => {
+    const token = await small.token(['timeline:read']);
+    const graphql = await post(small, { query: `{ timelineEvents(view: CALENDAR, ${YEAR}) { flightId flightNumber start end } }` }, token);
+    const error = expectRefused(graphql, 413, 'RESPONSE_TOO_LARGE');
+    expect(error.message).toMatch(/over the limit of 2048/);
+    const rest = await request(small.app).get('/api/broker/v0/calendar/timeline/event?start=2026-06-01&end=2027-05-31').set('Authorization', `Bearer ${token}`);
+    expect(rest.status).toBe(413);
+    expect(rest.body.error.code).toBe('RESPONSE_TOO_LARGE');
+    expect(rest.text.length).toBeLessThan(1024);
+  });
+
+  it('still answers what fits', async () => {
+    const response = await post(small, { query: '{ resources { id } }' }, await small.token(['timeline:read']));
+    expect(response.status).toBe(200);
+    expect(response.body.data.resources.length).toBeGreaterThan(0);
+  });
+});
+
+describe('GraphQL error messages in production', () => {
+  it('never suggests field names ("Did you mean") in production, and does elsewhere', async () => {
+    const production = await startTestApp('graphql_suggestions_prod', { NODE_ENV: 'production' });
+    const development = await startTestApp('graphql_suggestions_dev', { NODE_ENV: 'development' });
+    try {
+      const query = { query: '{ resourcez { id } }' };
+      const hidden = await post(production, query, await production.token());
+      expect(hidden.status).toBe(400);
+      expect(hidden.body.errors[0].message).toContain('Cannot query field "resourcez"');
+      expect(hidden.text).not.toMatch(/Did you mean|"resources"/);
+      const shown = await post(development, query, await development.token());
+      expect(shown.body.errors[0].message).toMatch(/Did you mean "resources"/);
+      const variables = { query: PUSH, variables: { c: { created: [{ surnam: 'X' }], modified: [], deleted: [] } } };
+      const hiddenInput = await post(production, variables, await production.token());
+      expect(hiddenInput.status).toBe(400);
+      expect(hiddenInput.text).not.toMatch(/Did you mean|"surname"/);
+    } finally {
+      await production.close();
+      await development.close();
+    }
+  });
+});
