@@ -53,6 +53,13 @@ describe('POST /api/broker/v0/upload/<id>', () => {
     expect(list.body.data!.passengerList.passengers).toEqual([]);
   });
 
+  it("judges a linked passenger's age on the flight's departure day, not today", async () => {
+    // Born 2008-12-01: 17 on the day this suite runs in late 2026, 18 on the flight's 2026-12-10.
+    const bytes = await buildPassengerWorkbook([passenger(), passenger({ name: 'Luca', date_born: '2008-12-01', row_number_parent_id: 1, numberdoc: 'YB7654329' })]);
+    const response = await upload(flightId, bytes).expect(422);
+    expect(JSON.stringify(response.body.error.details)).toContain('18 years old at departure (2026-12-10)');
+  });
+
   it('reports every bad cell with 422, naming row, sheet row and column', async () => {
     const bytes = await buildPassengerWorkbook([passenger(), passenger({ date_born: '31/02/1990', email: 'nope' }), passenger({ nazionalita: 'Narnia' })], { titleRows: [['Passenger list — December charter']] });
     const response = await upload(flightId, bytes).expect(422);

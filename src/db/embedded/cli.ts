@@ -43,7 +43,13 @@ async function main(): Promise<void> {
   const stop = () => {
     if (stopping) return;
     stopping = true;
-    void engine.stop().then(() => process.exit(0));
+    engine.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error('embedded engine: stop failed:', error);
+        process.exit(1);
+      },
+    );
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
