@@ -42,7 +42,7 @@ async function main(): Promise<void> {
   const app = express();
   app.get('/bench/floor', async (req, res) => {
     const range = parseDateRange(req.query.start, req.query.end, config.timezone);
-    const events = await services.timeline.events(TimelineView.CALENDAR, range);
+    const events = await services.timeline.events(TimelineView.CALENDAR, range, config.timezone);
     res.json(events.map(toLegacyTimelineEntry));
   });
   app.use(gateway.app);
