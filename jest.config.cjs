@@ -16,9 +16,10 @@ module.exports = {
   // One embedded engine for the whole run, unless MONGODB_URI names a real MongoDB.
   globalSetup: '<rootDir>/test/helpers/global-setup.ts',
   globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
-  transform: { '^.+\\.(t|j)sx?$': ['@swc/jest', swc] },
-  // jose 6 ships ESM only; let SWC turn it into CommonJS for jest on Node 20.
-  transformIgnorePatterns: ['/node_modules/(?!jose/)'],
+  transform: { '^.+\\.(t|j)sx?$|^.+\\.mjs$': ['@swc/jest', swc] },
+  // jose 6 and the upload client test/clients uses (apollo-upload-client, extract-files) ship ESM
+  // only; let SWC turn them into CommonJS for jest on Node 20.
+  transformIgnorePatterns: ['/node_modules/(?!(jose|apollo-upload-client|extract-files|is-plain-obj)/)'],
   testTimeout: 30000,
   maxWorkers: 2,
 };

@@ -55,6 +55,15 @@ export function facadeHandler<Data, Variables extends Record<string, unknown>>(
         sendError(res, fromGraphQLError(errors[0], response.http.status, headers));
         return;
       }
+      const etag = route.etag?.(data as Data);
+      if (etag !== undefined) {
+        res.setHeader('ETag', etag);
+        // The client's copy is current: the body is neither built nor sent.
+        if ((req.method === 'GET' || req.method === 'HEAD') && ifNoneMatchNames(req.get('If-None-Match'), etag)) {
+          res.status(304).end();
+          return;
+        }
+      }
       const body = JSON.stringify(route.toResponse(data as Data, req));
       // The same cap as /graphql answers (RESPONSE_MAX_BYTES), measured on what is sent.
       const { responseMaxBytes } = contextValue.config.limits;
@@ -63,6 +72,8 @@ export function facadeHandler<Data, Variables extends Record<string, unknown>>(
       for (const [name, value] of Object.entries(route.toHeaders?.(data as Data, extensions ?? {}) ?? {})) res.setHeader(name, value);
       res.status(200).type('application/json').send(body);
     } catch (error) {
+      // An ETag describes the representation, never an error about it (an answer over the size cap).
+      if (!res.headersSent) res.removeHeader('ETag');
       const appError = toAppError(error);
       if (appError) sendError(res, appError);
       else next(error);
@@ -78,4 +89,17 @@ function fromGraphQLError(error: GraphQLFormattedError, status: number | undefin
   const wanted = ['www-authenticate', 'allow', 'retry-after', 'etag'];
   const passHeaders = Object.fromEntries(Object.entries(headers).filter(([name]) => wanted.includes(name.toLowerCase())));
   return new AppError(known, error.message, { details, headers: passHeaders });
+}
+
+/**
+ * RFC 9110 13.1.2: whether If-None-Match names the current representation (`*`, or any listed tag
+ * equal to `etag` under weak comparison). Not Express's `req.fresh`: it ignores If-None-Match when
+ * the request says `Cache-Control: no-cache`, which fetch() adds to every request that sets
+ * If-None-Match itself, so browser and Node clients would never get their 304.
+ */
+export function ifNoneMatchNames(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  if (header.trim() === '*') return true;
+  const opaque = etag.replace(/^W\//, '');
+  return (header.match(/(?:W\/)?"[^"]*"/g) ?? []).some((tag) => tag.replace(/^W\//, '') === opaque);
 }

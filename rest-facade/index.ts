@@ -10,7 +10,7 @@ import { timelineRoutes } from './timeline.routes';
 import { templateHandler, uploadRoutes } from './upload.routes';
 import type { Config } from '../src/config';
 
-/** Every legacy route, in the order the contract lists them (plus FullCalendar's resources feed). */
+/** Every legacy route, in the order the contract lists them (plus FullCalendar's resources feed and the list read-back). */
 export function facadeRoutes(config: Config): AnyFacadeRoute[] {
   return [...timelineRoutes, ...uploadRoutes(config), ...passengerRoutes(config)];
 }
@@ -21,7 +21,8 @@ export const FACADE_BASE_PATH = '/api/broker/v0';
 const TEMPLATE_PATH = PASSENGER_TEMPLATE_PATH.slice(FACADE_BASE_PATH.length);
 
 function methodNotAllowed(path: string, methods: string[]): RequestHandler {
-  const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : [])].join(', ');
+  // Express answers HEAD wherever it answers GET.
+  const allow = methods.flatMap((method) => (method === 'GET' ? ['GET', 'HEAD'] : [method])).join(', ');
   return (req, res) => {
     sendError(res, new AppError(ErrorCode.METHOD_NOT_ALLOWED, `${req.method} is not allowed on ${FACADE_BASE_PATH}${path}: use ${methods.join(' or ')}`, { headers: { Allow: allow } }));
   };
@@ -34,6 +35,7 @@ export function createFacadeRouter(deps: FacadeHandlerDeps & { config: Config; p
   router.get('/openapi.json', (req, res) => {
     res.json({ ...document, servers: [{ url: `${deps.publicBaseUrl(req)}${FACADE_BASE_PATH}` }] });
   });
+  router.all('/openapi.json', methodNotAllowed('/openapi.json', ['GET']));
 
   // Static content, registered before `/upload/:id` so that path never takes it for a flight id.
   router.get(TEMPLATE_PATH, templateHandler);

@@ -16,6 +16,11 @@ const wwwAuthenticate = {
   },
 };
 
+/** The facade answers any other method on a known path with 405 and the methods it takes. */
+const methodNotAllowed = errorResponse('Method not allowed on this path (the methods it takes are in Allow)', {
+  Allow: { description: 'The methods of this path, e.g. GET, HEAD, POST', schema: { type: 'string' } },
+});
+
 /** Answers every data route can give: token problems and the per-client rate limit. */
 const authErrors = {
   '401': errorResponse('No, malformed or invalid bearer token', wwwAuthenticate),
@@ -31,27 +36,55 @@ const rangeParameter = (name: 'start' | 'end') => ({
   required: true,
   description:
     name === 'start'
-      ? 'First day (YYYY-MM-DD, in the service time zone, included) or an ISO 8601 date-time with offset'
-      : 'Last day (YYYY-MM-DD, included) or an ISO 8601 date-time with offset (excluded). At most 366 days after start.',
-  schema: { type: 'string', examples: name === 'start' ? ['2026-05-01', '2026-05-01T00:00:00+02:00'] : ['2026-05-31'] },
+      ? 'First day (YYYY-MM-DD, included) or an ISO 8601 date-time. A date, or a date-time without offset, is read in the timeZone parameter’s zone, else the service TIMEZONE.'
+      : 'Last day (YYYY-MM-DD, included) or an ISO 8601 date-time (excluded), read like start. At most 366 days after start.',
+  schema: {
+    type: 'string',
+    examples: name === 'start' ? ['2026-05-01', '2026-05-01T00:00:00+02:00', '2026-05-01T00:00:00Z', '2026-05-01T00:00:00'] : ['2026-05-31', '2026-06-01T00:00:00'],
+  },
 });
 
-const timelineOperation = (summary: string, order: string) => ({
+/** FullCalendar's JSON feed parameters besides the range: the calendar's zone and a cache buster. */
+const timeZoneParameter = (usedFor: 'entries' | 'ignored') => ({
+  name: 'timeZone',
+  in: 'query',
+  required: false,
+  description:
+    usedFor === 'entries'
+      ? 'IANA time zone name (e.g. Europe/Rome, or UTC) in which offset-less start and end are read and every entry’s start and end are shown. Default: the service TIMEZONE. An unknown zone is a 400.'
+      : 'Accepted (FullCalendar sends it with refetchResourcesOnNavigate) and not used: resources do not depend on the zone.',
+  schema: { type: 'string', examples: ['Europe/Rome', 'UTC'] },
+});
+
+const cacheBusterParameter = {
+  name: '_',
+  in: 'query',
+  required: false,
+  description: 'Cache buster sent by jQuery and FullCalendar; accepted and ignored.',
+  schema: { type: 'string' },
+};
+
+const timelineOperation = (operationId: string, summary: string, order: string) => ({
+  operationId,
   summary,
   description: `Flights whose time in the air overlaps the range, ${order}. Requires scope timeline:read.`,
   security: [{ bearer: ['timeline:read'] }],
-  parameters: [rangeParameter('start'), rangeParameter('end')],
+  parameters: [rangeParameter('start'), rangeParameter('end'), timeZoneParameter('entries'), cacheBusterParameter],
   responses: {
     '200': {
       description: 'Timeline entries',
       content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/TimelineEntry' } } } },
     },
-    '400': errorResponse('A missing, malformed or impossible start or end, start after end, a range over 366 days, or an unknown or repeated parameter'),
+    '400': errorResponse('A missing, malformed or impossible start or end, start after end, a range over 366 days, an unknown timeZone, or an unknown or repeated parameter'),
     ...authErrors,
-    '405': errorResponse('Method not allowed (see Allow)', { Allow: { schema: { type: 'string' } } }),
+    '405': methodNotAllowed,
     '503': errorResponse('The database is unavailable'),
   },
 });
+
+const flightIdParameter = { name: 'flight_id', in: 'path', required: true, description: 'The flight id', schema: { type: 'integer', minimum: 1 } };
+
+const listETagHeader = { description: 'The list version, quoted, e.g. "3"', schema: { type: 'string' } };
 
 export function buildOpenApiDocument() {
   return {
@@ -59,18 +92,27 @@ export function buildOpenApiDocument() {
     info: {
       title: 'Broker flight timeline and passenger list interface',
       version: 'v0',
+      // The service is proprietary (package.json: UNLICENSED); SPDX's LicenseRef- form names that.
+      license: { name: 'Proprietary: all rights reserved', identifier: 'LicenseRef-Proprietary' },
       description:
         'The legacy REST facade of the broker flight gateway. Every route runs a named GraphQL operation of /graphql. Errors share one body: {"error": {"code", "message", "details"}}.',
     },
     security: [{ bearer: [] }],
     paths: {
-      '/calendar/timeline/event': { get: timelineOperation('Calendar timeline', 'ordered by departure, then flight id') },
-      '/resource/timeline/event': { get: timelineOperation('Resource timeline', 'ordered by resource id, then departure') },
+      '/calendar/timeline/event': { get: timelineOperation('getCalendarTimeline', 'Calendar timeline', 'ordered by departure, then flight id') },
+      '/resource/timeline/event': { get: timelineOperation('getResourceTimeline', 'Resource timeline', 'ordered by resource id, then departure') },
       '/resource/timeline/resources': {
         get: {
+          operationId: 'listTimelineResources',
           summary: 'Resources for a FullCalendar resource timeline',
           description: 'Every resource, with string ids (FullCalendar convention). Requires scope timeline:read.',
           security: [{ bearer: ['timeline:read'] }],
+          parameters: [
+            { ...rangeParameter('start'), required: false, description: 'Accepted (FullCalendar sends the visible range with refetchResourcesOnNavigate) and not used.' },
+            { ...rangeParameter('end'), required: false, description: 'Accepted and not used, like start.' },
+            timeZoneParameter('ignored'),
+            cacheBusterParameter,
+          ],
           responses: {
             '200': {
               description: 'Resources',
@@ -78,12 +120,14 @@ export function buildOpenApiDocument() {
             },
             '400': errorResponse('An unexpected query parameter'),
             ...authErrors,
+            '405': methodNotAllowed,
             '503': errorResponse('The database is unavailable'),
           },
         },
       },
       '/upload/{id}': {
         post: {
+          operationId: 'uploadPassengerSpreadsheet',
           summary: 'Parse a passenger list spreadsheet',
           description:
             'Reads the .xlsx in the multipart field paxlist (first sheet with a recognisable header row; headings in English or Italian, any order) and answers the flight’s passenger records, one per data row, in row order. Stores nothing. Requires scope passengers:write. Ignored columns are listed, URL-encoded, in the X-Sheet-Warnings header.',
@@ -106,6 +150,7 @@ export function buildOpenApiDocument() {
             '400': errorResponse('Not multipart/form-data, or no file in the paxlist field'),
             ...authErrors,
             '404': errorResponse('No such flight'),
+            '405': methodNotAllowed,
             '413': errorResponse('The file, its rows or its uncompressed parts exceed the configured limits'),
             '415': errorResponse('Not an .xlsx workbook (CSV, .xls, PDF, damaged zip…)'),
             '422': errorResponse('No header row, missing required columns, an empty list, too many columns, or invalid cells: details name row_number, sheet_row, column, value and message'),
@@ -115,22 +160,49 @@ export function buildOpenApiDocument() {
       },
       '/upload/template.xlsx': {
         get: {
+          operationId: 'getPassengerSpreadsheetTemplate',
           summary: 'The passenger list spreadsheet template',
           description: 'An .xlsx with the canonical headings, a frozen header row, validation lists and one example row. No token needed: it holds no data.',
           security: [],
           responses: {
             '200': { description: 'The template', content: { 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': { schema: { type: 'string', contentEncoding: 'binary' } } } },
+            '405': methodNotAllowed,
           },
         },
       },
       '/flight/{flight_id}/passenger': {
+        get: {
+          operationId: 'getPassengerList',
+          summary: 'Read a flight’s passenger list',
+          description:
+            'The flight’s passenger records in list order, each as the push takes it in created (id is the record’s integer id within the list), and the list version as ETag. Send the ETag in If-Match with the next push to refuse concurrent changes (412), or in If-None-Match to be answered 304 while the list is unchanged. A flight without a list answers [] with ETag "0". Requires scope passengers:read.',
+          security: [{ bearer: ['passengers:read'] }],
+          parameters: [
+            flightIdParameter,
+            { name: 'If-None-Match', in: 'header', required: false, description: 'ETag of the list as last read, e.g. "3": 304 without a body while the list is at that version', schema: { type: 'string' } },
+          ],
+          responses: {
+            '200': {
+              description: 'The records (row_number from 1, in list order)',
+              headers: { ETag: listETagHeader },
+              content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/StoredPassenger' } } } },
+            },
+            '304': { description: 'The list is still at the version If-None-Match names', headers: { ETag: listETagHeader } },
+            '400': errorResponse('A flight id that is not a positive integer, or a query parameter'),
+            ...authErrors,
+            '404': errorResponse('No such flight'),
+            '405': methodNotAllowed,
+            '503': errorResponse('The database is unavailable'),
+          },
+        },
         post: {
+          operationId: 'pushPassengerChanges',
           summary: 'Push a passenger list change set',
           description:
             'Applies created, modified and deleted records to the flight’s passenger list in one atomic update, or nothing. Requires scope passengers:write. The response ETag is the list version; send it back in If-Match to refuse concurrent changes (412).',
           security: [{ bearer: ['passengers:write'] }],
           parameters: [
-            { name: 'flight_id', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } },
+            flightIdParameter,
             { name: 'If-Match', in: 'header', required: false, description: 'ETag of the list as last read, e.g. "3"; * or absent: any version', schema: { type: 'string' } },
             { name: 'Idempotency-Key', in: 'header', required: false, description: 'Retries with the same key and body within 24 hours return the first answer; another body with the key is a 409', schema: { type: 'string', maxLength: 200 } },
           ],
@@ -141,12 +213,13 @@ export function buildOpenApiDocument() {
           responses: {
             '200': {
               description: 'Applied (or a retry of an applied change set)',
-              headers: { ETag: { description: 'The list version, quoted', schema: { type: 'string' } } },
+              headers: { ETag: listETagHeader },
               content: { 'application/json': { schema: { $ref: '#/components/schemas/PushResult' } } },
             },
-            '400': errorResponse('Not a change set: missing groups, unknown members, wrong JSON types, bad If-Match or Idempotency-Key'),
+            '400': errorResponse('Not a change set: missing groups, unknown members or wrong JSON types (every problem at once, each detail naming its member, e.g. created[0].is_carring_infant: expected true or false), or a bad If-Match or Idempotency-Key'),
             ...authErrors,
             '404': errorResponse('No such flight'),
+            '405': methodNotAllowed,
             '409': errorResponse('A created id exists with other content, or the Idempotency-Key was used with another body'),
             '412': errorResponse('If-Match names a version that is no longer current'),
             '413': errorResponse('Body larger than JSON_MAX_BYTES'),
@@ -158,9 +231,10 @@ export function buildOpenApiDocument() {
       },
       '/openapi.json': {
         get: {
+          operationId: 'getOpenApiDocument',
           summary: 'This document',
           security: [],
-          responses: { '200': { description: 'OpenAPI 3.1 document', content: { 'application/json': { schema: { type: 'object' } } } } },
+          responses: { '200': { description: 'OpenAPI 3.1 document', content: { 'application/json': { schema: { type: 'object' } } } }, '405': methodNotAllowed },
         },
       },
     },
@@ -196,8 +270,8 @@ export function buildOpenApiDocument() {
             backgroundColor: { type: 'string', description: 'CSS colour name' },
             textColor: { type: 'string', description: 'CSS colour name' },
             borderColor: { type: 'string', description: 'CSS colour name' },
-            start: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}$', description: 'Departure local time at the departure airport' },
-            end: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}$', description: 'Arrival local time at the arrival airport' },
+            start: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}$', description: 'Departure, wall-clock time in the response’s one zone: the timeZone parameter, else the service TIMEZONE' },
+            end: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}$', description: 'Arrival, wall-clock time in the same zone as start' },
             dep: { $ref: '#/components/schemas/Airport' },
             arr: { $ref: '#/components/schemas/Airport' },
             url: { type: 'string', description: 'Host name of the service instance, no scheme' },
@@ -241,6 +315,10 @@ export function buildOpenApiDocument() {
             row_number_parent_id: { type: ['integer', 'null'] },
             row_number: { type: 'integer', minimum: 1 },
           },
+        },
+        StoredPassenger: {
+          description: 'A stored Passenger record: its id is the integer the client chose when it created the record.',
+          allOf: [{ $ref: '#/components/schemas/Passenger' }, { type: 'object', required: ['id'], properties: { id: { type: 'integer' } } }],
         },
         PassengerInput: {
           type: 'object',

@@ -16,7 +16,12 @@ export interface FacadeRoute<Data = unknown, Variables extends Record<string, un
   toVariables(req: Request): Variables | Promise<Variables>;
   /** Reshapes the operation's data into the legacy body. */
   toResponse(data: Data, req: Request): unknown;
-  /** Extra response headers derived from the data or the response extensions (ETag, warnings…). */
+  /**
+   * The representation's strong validator (a list's version, quoted). The handler sends it as
+   * `ETag` and, on GET and HEAD, answers 304 without a body when `If-None-Match` names it.
+   */
+  etag?(data: Data): string;
+  /** Extra response headers derived from the data or the response extensions (warnings…). */
   toHeaders?(data: Data, extensions: Record<string, unknown>): Record<string, string>;
 }
 

@@ -26,10 +26,14 @@ export function toLegacyTimelineEntry(entry: TimelineEntryFragment) {
   };
 }
 
+/** jQuery's and FullCalendar's cache buster (`_=<timestamp>`), accepted on every timeline route and ignored. */
+const CACHE_BUSTERS = ['_'];
+
 function rangeVariables(req: Request) {
-  const { start, end } = readQueryParameters(req, ['start', 'end']);
+  // FullCalendar's JSON feed sends start, end and, for UTC or a named zone, timeZone.
+  const { start, end, timeZone } = readQueryParameters(req, ['start', 'end', 'timeZone'], CACHE_BUSTERS);
   // Missing values reach the resolver as '' so its one parser reports them (400 naming the parameter).
-  return { start: start ?? '', end: end ?? '' };
+  return { start: start ?? '', end: end ?? '', timeZone: timeZone ?? null };
 }
 
 export const timelineRoutes = [
@@ -52,7 +56,9 @@ export const timelineRoutes = [
     path: '/resource/timeline/resources',
     operation: TimelineResourcesDocument,
     toVariables: (req) => {
-      readQueryParameters(req, []);
+      // With refetchResourcesOnNavigate FullCalendar sends the visible range and zone here too;
+      // the resource list does not depend on them, so they are accepted and not used.
+      readQueryParameters(req, ['start', 'end', 'timeZone'], CACHE_BUSTERS);
       return {};
     },
     // FullCalendar's resource objects: string ids and per-resource event colours.

@@ -10,6 +10,7 @@ import { createContextFactory, requestBaseUrl } from './context';
 import type { Database } from './db/database';
 import { AppError, ErrorCode, notFound } from './errors';
 import { createApolloServer } from './graphql/apollo';
+import { explorerRouter } from './graphql/explorer';
 import { gatewaySchema } from './graphql/schema';
 import { healthRouter } from './health/health.routes';
 import type { Logger } from './logger';
@@ -32,6 +33,8 @@ export interface AppDeps {
   config: Config;
   logger: Logger;
   database: Database;
+  /** The development token main.ts printed: the explorers pre-fill it for a browser on this machine. */
+  devToken?: string;
 }
 
 export interface GatewayApp {
@@ -43,7 +46,7 @@ export interface GatewayApp {
 const REQUEST_ID = /^[\w.:-]{1,100}$/;
 
 /** Builds the whole HTTP application without opening a port (tests call this directly). */
-export async function createApp({ config, logger, database }: AppDeps): Promise<GatewayApp> {
+export async function createApp({ config, logger, database, devToken }: AppDeps): Promise<GatewayApp> {
   const services = createServices(database.connection, database.models, config);
   const authenticate = createRequestAuthenticator(createTokenVerifier(config.auth));
   const createContext = createContextFactory({ services, config, logger, authenticate });
@@ -70,6 +73,8 @@ export async function createApp({ config, logger, database }: AppDeps): Promise<
   );
 
   app.use(healthRouter(database));
+  // GraphiQL from npm at /graphiql, for networks where Sandbox's CDN is out of reach.
+  app.use(explorerRouter(config, devToken));
   const limitRequests = requestRateLimit(config.limits, authenticate);
   const allowOrigins = crossOrigin(config.corsOrigins);
 

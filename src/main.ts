@@ -49,7 +49,7 @@ async function main(): Promise<void> {
     );
   }
 
-  const gateway = await createApp({ config, logger, database });
+  const gateway = await createApp({ config, logger, database, devToken: prepared.devToken });
   const server = createHttpServer(gateway.app, config, logger);
   const close = prepareGracefulClose(server);
   server.listen(config.port, config.host);
@@ -62,7 +62,7 @@ async function main(): Promise<void> {
     const port = typeof address === 'object' && address ? address.port : config.port;
     const base = `http://localhost:${port}`;
     logger.info(
-      { graphql: `${base}/graphql`, rest: `${base}/api/broker/v0`, openapi: `${base}/api/broker/v0/openapi.json`, health: `${base}/healthz` },
+      { graphql: `${base}/graphql`, ...(config.introspection ? { explorer: `${base}/graphiql` } : {}), rest: `${base}/api/broker/v0`, openapi: `${base}/api/broker/v0/openapi.json`, health: `${base}/healthz` },
       `broker flight gateway listening on ${config.host}:${port}`,
     );
     if (prepared.devToken) process.stdout.write(`\n${describeDevToken(prepared.devToken, base)}\n\n`);

@@ -12,7 +12,7 @@ export const MAX_AIRPORT_SEARCH_LENGTH = 100;
 export class AirportResolver {
   @Authorized(Scope.TimelineRead)
   @Query(() => [Airport], { complexity: listComplexity(LIST_ROWS.airports), description: 'Airports whose ICAO, IATA, city or country starts with `search` (all when omitted).' })
-  airports(@Arg('search', () => String, { nullable: true }) search: string | null, @Ctx() ctx: GraphQLContext) {
+  airports(@Arg('search', () => String, { nullable: true, description: 'Start of an ICAO or IATA code, city or country, any case.' }) search: string | null, @Ctx() ctx: GraphQLContext) {
     // Omitted, the argument arrives as undefined rather than null.
     if (search != null && search.length > MAX_AIRPORT_SEARCH_LENGTH) {
       throw invalidInput(`search is ${search.length} characters long: at most ${MAX_AIRPORT_SEARCH_LENGTH}`, [{ field: 'search', message: `at most ${MAX_AIRPORT_SEARCH_LENGTH} characters` }]);
@@ -22,7 +22,7 @@ export class AirportResolver {
 
   @Authorized(Scope.FlightsWrite)
   @Mutation(() => Airport, { description: 'Creates the airport, or replaces the one with the same ICAO code.' })
-  upsertAirport(@Arg('input', () => AirportInput) input: AirportInput, @Ctx() ctx: GraphQLContext) {
+  upsertAirport(@Arg('input', () => AirportInput, { description: 'The airport; its ICAO code is its key.' }) input: AirportInput, @Ctx() ctx: GraphQLContext) {
     return ctx.services.airports.upsert(input);
   }
 }

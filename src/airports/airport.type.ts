@@ -8,7 +8,7 @@ export class Airport {
   @Field({ description: 'Three-letter IATA code, e.g. FCO.' })
   iata: string;
 
-  @Field()
+  @Field({ description: 'City the airport serves, e.g. Rome.' })
   city: string;
 
   @Field({ description: 'Country name, e.g. Italy.' })
@@ -23,21 +23,21 @@ export class Airport {
 
 @InputType({ description: 'An airport to create, or to replace when its ICAO code exists.' })
 export class AirportInput {
-  @Field()
+  @Field({ description: 'Four-letter ICAO code: the airport’s key.' })
   icao: string;
 
-  @Field()
+  @Field({ description: 'Three-letter IATA code.' })
   iata: string;
 
-  @Field()
+  @Field({ description: 'City the airport serves.' })
   city: string;
 
-  @Field()
+  @Field({ description: 'Country name.' })
   country: string;
 
-  @Field({ defaultValue: '' })
+  @Field({ defaultValue: '', description: 'Shown in parentheses after the country on the timeline; may be empty.' })
   countryTag: string;
 
-  @Field()
+  @Field({ description: 'IANA time zone, e.g. Europe/Rome.' })
   timezone: string;
 }

@@ -19,29 +19,29 @@ export class FlightResolver {
   @Query(() => [Flight], { complexity: dateRangeListComplexity, description: 'Flights whose time in the air overlaps the range, by departure.' })
   flights(
     @Args(() => DateRangeArgs) { start, end }: DateRangeArgs,
-    @Arg('resourceId', () => Int, { nullable: true }) resourceId: number | null,
+    @Arg('resourceId', () => Int, { nullable: true, description: 'Only the flights of this resource (timeline row); all when omitted.' }) resourceId: number | null,
     @Ctx() ctx: GraphQLContext,
   ) {
     return ctx.services.flights.list(parseDateRange(start, end, ctx.config.timezone), resourceId);
   }
 
   @Authorized(Scope.TimelineRead)
-  @Query(() => Flight, { nullable: true })
-  flight(@Arg('id', () => Int) id: number, @Ctx() ctx: GraphQLContext) {
+  @Query(() => Flight, { nullable: true, description: 'One flight by id; null when there is none.' })
+  flight(@Arg('id', () => Int, { description: 'The flight id.' }) id: number, @Ctx() ctx: GraphQLContext) {
     return ctx.services.flights.get(id);
   }
 
   @Authorized(Scope.FlightsWrite)
-  @Mutation(() => Flight)
-  createFlight(@Arg('input', () => CreateFlightInput) input: CreateFlightInput, @Ctx() ctx: GraphQLContext) {
+  @Mutation(() => Flight, { description: 'Creates a flight with the next free id (scope flights:write).' })
+  createFlight(@Arg('input', () => CreateFlightInput, { description: 'The new flight.' }) input: CreateFlightInput, @Ctx() ctx: GraphQLContext) {
     return ctx.services.flights.create(input);
   }
 
   @Authorized(Scope.FlightsWrite)
-  @Mutation(() => Flight)
+  @Mutation(() => Flight, { description: 'Changes a flight; fields left out stay as they are (scope flights:write).' })
   updateFlight(
-    @Arg('id', () => Int) id: number,
-    @Arg('input', () => UpdateFlightInput) input: UpdateFlightInput,
+    @Arg('id', () => Int, { description: 'The flight to change.' }) id: number,
+    @Arg('input', () => UpdateFlightInput, { description: 'The fields to change.' }) input: UpdateFlightInput,
     @Ctx() ctx: GraphQLContext,
   ) {
     return ctx.services.flights.update(id, input);
@@ -49,11 +49,11 @@ export class FlightResolver {
 
   @Authorized(Scope.FlightsWrite)
   @Mutation(() => Boolean, { description: 'Deletes the flight and its passenger list.' })
-  deleteFlight(@Arg('id', () => Int) id: number, @Ctx() ctx: GraphQLContext) {
+  deleteFlight(@Arg('id', () => Int, { description: 'The flight to delete.' }) id: number, @Ctx() ctx: GraphQLContext) {
     return ctx.services.flights.delete(id);
   }
 
-  @FieldResolver(() => Resource, { nullable: true })
+  @FieldResolver(() => Resource, { nullable: true, description: 'The resource (timeline row) the flight is on; null when no resource has its id.' })
   resource(@Root() flight: FlightData, @Ctx() ctx: GraphQLContext) {
     return ctx.loaders.resourceById.load(flight.resourceId);
   }
@@ -63,12 +63,12 @@ export class FlightResolver {
     return effectiveColour(flight, 'background', ctx);
   }
 
-  @FieldResolver(() => String)
+  @FieldResolver(() => String, { description: 'The flight’s own text colour, else its resource’s default.' })
   textColor(@Root() flight: FlightData, @Ctx() ctx: GraphQLContext) {
     return effectiveColour(flight, 'text', ctx);
   }
 
-  @FieldResolver(() => String)
+  @FieldResolver(() => String, { description: 'The flight’s own border colour, else its resource’s default.' })
   borderColor(@Root() flight: FlightData, @Ctx() ctx: GraphQLContext) {
     return effectiveColour(flight, 'border', ctx);
   }
@@ -89,7 +89,7 @@ async function effectiveColour(flight: FlightData, key: ColourKey, ctx: GraphQLC
 
 @Resolver(() => FlightEndpoint)
 export class FlightEndpointResolver {
-  @FieldResolver(() => Airport, { nullable: true })
+  @FieldResolver(() => Airport, { nullable: true, description: 'The airport with this ICAO code; null if it is unknown.' })
   airport(@Root() endpoint: FlightEndpoint, @Ctx() ctx: GraphQLContext) {
     return ctx.loaders.airportByIcao.load(endpoint.icao);
   }

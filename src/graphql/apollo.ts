@@ -1,4 +1,4 @@
-import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServer, type ApolloServerPlugin, type BaseContext, type GraphQLServerContext } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
@@ -7,6 +7,7 @@ import type { GraphQLContext } from '../context';
 import { ErrorCode, MAX_ERROR_DETAILS } from '../errors';
 import type { Logger } from '../logger';
 import { createErrorFormatter } from './error-format';
+import { EXPLORER_PATH, landingPageViewer } from './explorer';
 import { responseSizeLimit } from './execution-limits';
 import { jitExecutionPlugin } from './jit-execution';
 import { blockFieldSuggestions, documentLimitRules, requestGuardsPlugin } from './request-guards';
@@ -51,6 +52,46 @@ function capErrors(errors: readonly GraphQLFormattedError[]): GraphQLFormattedEr
   ];
 }
 
+/**
+ * Apollo Sandbox (loaded from Apollo's CDN) with two additions: its offline fallback links to the
+ * explorer the service serves itself, and a browser on the same machine finds the development
+ * token already in the Authorization header (decided per request by explorerRouter).
+ */
+function sandboxLandingPage(explorerServed: boolean): ApolloServerPlugin<GraphQLContext> {
+  let server: GraphQLServerContext;
+  const offline = explorerServed
+    ? `<p>Apollo Sandbox cannot be loaded; it appears that you might be offline, or Apollo's CDN is blocked.</p>
+  <p>Use the explorer this service serves itself, which works offline: <a id="offline-explorer" href=".${EXPLORER_PATH}">GraphiQL</a>.</p>`
+    : '<p>Apollo Sandbox cannot be loaded; it appears that you might be offline, or Apollo\'s CDN is blocked.</p>';
+  return {
+    async serverWillStart(context) {
+      server = context;
+      return {
+        async renderLandingPage() {
+          return {
+            html: async () => {
+              const authorization = landingPageViewer.getStore()?.authorization;
+              const sandbox = ApolloServerPluginLandingPageLocalDefault({
+                embed: true,
+                includeCookies: false,
+                ...(authorization ? { headers: { Authorization: authorization } } : {}),
+              }) as ApolloServerPlugin<BaseContext>;
+              const listener = await sandbox.serverWillStart!(server);
+              const page = await listener!.renderLandingPage!();
+              const html = typeof page.html === 'string' ? page.html : await page.html();
+              // Sandbox's empty container covers the fallback even when nothing loaded; until its
+              // iframe arrives, let clicks through to the link (the page's CSP wants its nonce).
+              const nonce = /<style nonce=([\w-]+)>/.exec(html)?.[1] ?? '';
+              const unblock = `<style nonce=${nonce}>#embeddableSandbox:empty { pointer-events: none; }</style>`;
+              return html.replace(/<p>Apollo Sandbox cannot be loaded[^<]*<\/p>/, () => offline + unblock);
+            },
+          };
+        },
+      };
+    },
+  };
+}
+
 export function createApolloServer(schema: GraphQLSchema, config: Config, logger: Logger): ApolloServer<GraphQLContext> {
   const formatError = createErrorFormatter(logger);
   const responseSize = responseSizeLimit(config.limits.responseMaxBytes);
@@ -58,7 +99,13 @@ export function createApolloServer(schema: GraphQLSchema, config: Config, logger
   return new ApolloServer<GraphQLContext>({
     schema,
     introspection: config.introspection,
-    csrfPrevention: true,
+    // CSRF needs credentials a browser adds on its own (cookies, cached Basic or client-certificate
+    // auth); this API reads none, only a Bearer token in Authorization, which no cross-site simple
+    // request can carry (the header forces a CORS preflight); a Basic header a browser adds on its
+    // own is refused by the verifier (401). So a request bearing Authorization is no forgery, and urql's GET queries, Apollo Client's useGETForQueries and multipart upload
+    // clients work with the token alone. Requests without it (introspection, anonymous) still need
+    // a non-simple Content-Type or a preflight header: the guard holds should ambient auth ever come.
+    csrfPrevention: { requestHeaders: ['authorization', 'apollo-require-preflight', 'x-apollo-operation-name'] },
     // main.ts owns SIGTERM/SIGINT: it drains HTTP first, then stops Apollo and the database.
     stopOnTerminationSignals: false,
     includeStacktraceInErrorResponses: false,
@@ -79,9 +126,7 @@ export function createApolloServer(schema: GraphQLSchema, config: Config, logger
       // After the shaping, so the size measured is the size sent.
       responseSize.plugin,
       ...(production ? [blockFieldSuggestions()] : []),
-      production
-        ? ApolloServerPluginLandingPageDisabled()
-        : ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }),
+      production ? ApolloServerPluginLandingPageDisabled() : sandboxLandingPage(config.introspection),
     ],
   });
 }

@@ -3,13 +3,22 @@ import type { GraphQLSchema } from 'graphql';
 import { buildSchema } from 'type-graphql';
 import { AirportResolver } from '../airports/airport.resolver';
 import { FlightEndpointResolver, FlightResolver } from '../flights/flight.resolver';
-import { FlightPassengersResolver, PassengerListResolver } from '../passengers/passenger-list.resolver';
+import { FlightPassengersResolver, PassengerListResolver, PassengerResolver } from '../passengers/passenger-list.resolver';
 import { passengerUploadResolvers, passengerUploadTypeDefs } from '../passengers/passenger-upload.schema';
+import { PassengerPreview } from '../passengers/passenger.type';
 import { ResourceResolver } from '../resources/resource.resolver';
 import { TimelineResolver } from '../timeline/timeline.resolver';
 import { scopeAuthChecker } from './auth-checker';
 import { errorCodeTypeDefs } from './error-codes.schema';
 import { enforceExecutionDeadline } from './execution-limits';
+
+/** type-graphql gives the root types no description; Sandbox and GraphiQL show these. */
+const rootTypeDefs = /* GraphQL */ `
+  "Reads: flights, the timeline, resources, airports and passenger lists. Every field but passengerTemplateUrl needs a bearer token."
+  type Query
+  "Writes: flights, airports, resources and passenger lists (scopes flights:write, passengers:write)."
+  type Mutation
+`;
 
 let cached: Promise<GraphQLSchema> | undefined;
 
@@ -20,7 +29,7 @@ let cached: Promise<GraphQLSchema> | undefined;
  */
 export function gatewaySchema(): Promise<GraphQLSchema> {
   cached ??= buildCodeFirstSchema().then((codeFirst) =>
-    enforceExecutionDeadline(mergeSchemas({ schemas: [codeFirst], typeDefs: [passengerUploadTypeDefs, errorCodeTypeDefs], resolvers: passengerUploadResolvers })),
+    enforceExecutionDeadline(mergeSchemas({ schemas: [codeFirst], typeDefs: [rootTypeDefs, passengerUploadTypeDefs, errorCodeTypeDefs], resolvers: passengerUploadResolvers })),
   );
   return cached;
 }
@@ -35,7 +44,10 @@ function buildCodeFirstSchema(): Promise<GraphQLSchema> {
       FlightPassengersResolver,
       TimelineResolver,
       PassengerListResolver,
+      PassengerResolver,
     ],
+    // Returned only by the SDL-first upload mutation, which type-graphql does not see.
+    orphanedTypes: [PassengerPreview],
     authChecker: scopeAuthChecker,
     authMode: 'error',
     validate: false,

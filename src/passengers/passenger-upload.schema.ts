@@ -13,10 +13,10 @@ export const PASSENGER_TEMPLATE_PATH = '/api/broker/v0/upload/template.xlsx';
 /**
  * The file-transfer part of the schema, written SDL-first and merged into the type-graphql schema
  * with @graphql-tools/schema: the `Upload` scalar of graphql-upload-minimal and the upload mutation.
- * It names the `Passenger` type that type-graphql builds.
+ * It names the `PassengerPreview` type that type-graphql builds.
  */
 export const passengerUploadTypeDefs = /* GraphQL */ `
-  "A file sent with the GraphQL multipart request spec (graphql-upload-minimal). Clients must send the Apollo-Require-Preflight header."
+  "A file sent with the GraphQL multipart request spec (graphql-upload-minimal), e.g. by apollo-upload-client. The request needs the bearer token like any other."
   scalar Upload
 
   type Mutation {
@@ -26,7 +26,12 @@ export const passengerUploadTypeDefs = /* GraphQL */ `
     with pushPassengerList. Scope passengers:write. Ignored columns are listed in the response's
     extensions.warnings.
     """
-    uploadPassengerList(flightId: Int!, file: Upload!): [Passenger!]!
+    uploadPassengerList(
+      "The flight the list is for (404 when unknown); it becomes each record's idvolo."
+      flightId: Int!
+      "The .xlsx file, at most UPLOAD_MAX_BYTES."
+      file: Upload!
+    ): [PassengerPreview!]!
   }
 
   type Query {

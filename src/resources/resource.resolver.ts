@@ -14,7 +14,7 @@ export class ResourceResolver {
 
   @Authorized(Scope.FlightsWrite)
   @Mutation(() => Resource, { description: 'Creates a resource (no id) or creates or replaces the one with the given id.' })
-  upsertResource(@Arg('input', () => ResourceInput) input: ResourceInput, @Ctx() ctx: GraphQLContext) {
+  upsertResource(@Arg('input', () => ResourceInput, { description: 'The resource; with an id, it replaces the one with that id.' }) input: ResourceInput, @Ctx() ctx: GraphQLContext) {
     return ctx.services.resources.upsert(input);
   }
 }

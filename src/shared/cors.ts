@@ -2,7 +2,7 @@ import cors from 'cors';
 import type { RequestHandler } from 'express';
 
 /** Request headers browsers may send cross-origin, and response headers their scripts may read. */
-const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'If-Match', 'Idempotency-Key', 'Apollo-Require-Preflight', 'X-Request-Id'];
+const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'If-Match', 'If-None-Match', 'Idempotency-Key', 'Apollo-Require-Preflight', 'X-Request-Id'];
 const EXPOSED_HEADERS = ['ETag', 'X-Sheet-Warnings', 'WWW-Authenticate', 'Retry-After', 'X-Request-Id', 'Allow'];
 
 /**

@@ -1,4 +1,4 @@
-import { DateTime } from 'luxon';
+import { DateTime, IANAZone } from 'luxon';
 import { invalidInput, type ErrorDetail } from '../errors';
 
 /** A half-open interval of instants: `from` included, `to` excluded. */
@@ -10,16 +10,32 @@ export interface InstantRange {
 export const MAX_RANGE_DAYS = 366;
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-// An ISO 8601 date-time with a mandatory offset or Z, as FullCalendar sends it.
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}(:?\d{2})?)$/;
-const EXPECTED = 'expected a date YYYY-MM-DD or an ISO 8601 date-time with an offset, such as 2026-05-01T00:00:00+02:00';
+// An ISO 8601 date-time; the offset is optional because FullCalendar leaves it out with a named
+// time zone (the date-time is then a wall-clock time in the request's zone).
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}(:?\d{2})?)?$/;
+const EXPECTED = 'expected a date YYYY-MM-DD or an ISO 8601 date-time such as 2026-05-01T00:00:00+02:00 (without an offset it is read in the time zone of the request)';
 
 type Bound = { instant: DateTime; dateOnly: boolean };
 
 /**
+ * The time zone a timeline request is read and answered in: the caller's `timeZone` when given
+ * (an IANA name, `UTC` included), else the service's. An unknown zone is a 400 naming it, never a
+ * silent fallback: the answer would be drawn hours off.
+ */
+export function resolveTimeZone(requested: string | null | undefined, serviceZone: string): string {
+  if (requested === undefined || requested === null) return serviceZone;
+  if (typeof requested === 'string' && requested.trim() !== '' && IANAZone.isValidZone(requested.trim())) return requested.trim();
+  const shown = typeof requested === 'string' ? truncate(requested) : String(requested);
+  throw invalidInput(`timeZone "${shown}" is not a known time zone: expected an IANA time zone name such as Europe/Rome, or UTC`, [
+    { field: 'timeZone', message: `unknown time zone "${shown}": expected an IANA name such as Europe/Rome, or UTC`, value: shown },
+  ]);
+}
+
+/**
  * Reads the timeline's `start` and `end`. A plain date is a calendar day in `timezone` and both
  * days are included; a date-time is an instant and `end` is then exclusive (FullCalendar's
- * convention). Every problem names its parameter; all are reported together.
+ * convention); one without an offset is a wall-clock time in `timezone`. Every problem names its
+ * parameter; all are reported together.
  */
 export function parseDateRange(start: unknown, end: unknown, timezone: string): InstantRange {
   const problems: ErrorDetail[] = [];
@@ -55,7 +71,8 @@ function parseBound(name: 'start' | 'end', raw: unknown, timezone: string, probl
     instant = DateTime.fromISO(value, { zone: timezone });
     dateOnly = true;
   } else if (DATE_TIME.test(value)) {
-    instant = DateTime.fromISO(value, { setZone: true });
+    // With an offset the instant is absolute; without one, `zone` places the wall-clock time.
+    instant = DateTime.fromISO(value, { zone: timezone });
   }
   if (!instant) {
     problems.push({ field: name, message: `${name} "${truncate(raw)}" is not in a recognised format: ${EXPECTED}` });

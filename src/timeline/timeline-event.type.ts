@@ -8,20 +8,24 @@ export enum TimelineView {
 registerEnumType(TimelineView, {
   name: 'TimelineView',
   description: 'CALENDAR orders entries by departure then flight id; RESOURCE by resource id, then departure.',
+  valuesConfig: {
+    CALENDAR: { description: 'By departure, then flight id (the calendar timeline route).' },
+    RESOURCE: { description: 'By resource id, then departure (the resource timeline route).' },
+  },
 });
 
 @ObjectType({ description: 'An airport as a timeline entry shows it (the legacy `dep` and `arr` objects).', simpleResolvers: true })
 export class TimelineAirport {
-  @Field()
+  @Field({ description: 'Four-letter ICAO airport code.' })
   icao: string;
 
-  @Field()
+  @Field({ description: 'Three-letter IATA airport code (empty when the airport is unknown).' })
   iata: string;
 
   @Field({ description: 'Country name, a space and the parenthesised part: "Italy (IT)", or "Italy ()".' })
   country: string;
 
-  @Field()
+  @Field({ description: 'City name.' })
   city: string;
 }
 
@@ -31,34 +35,34 @@ export class TimelineAirport {
   simpleResolvers: true,
 })
 export class TimelineEvent {
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Id of the resource (aircraft) the flight belongs to.' })
   resourceId: number;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Id of the flight.' })
   flightId: number;
 
-  @Field()
+  @Field({ description: 'Flight designator.' })
   flightNumber: string;
 
-  @Field()
+  @Field({ description: 'CSS colour name: the flight’s own, else its resource’s.' })
   backgroundColor: string;
 
-  @Field()
+  @Field({ description: 'CSS colour name: the flight’s own, else its resource’s.' })
   textColor: string;
 
-  @Field()
+  @Field({ description: 'CSS colour name: the flight’s own, else its resource’s.' })
   borderColor: string;
 
-  @Field({ description: 'Departure local time at the departure airport, YYYY-MM-DD HH:MM.' })
+  @Field({ description: 'Departure, YYYY-MM-DD HH:MM wall-clock time in the response’s time zone (the timeZone argument, else the service’s TIMEZONE).' })
   start: string;
 
-  @Field({ description: 'Arrival local time at the arrival airport, YYYY-MM-DD HH:MM.' })
+  @Field({ description: 'Arrival, YYYY-MM-DD HH:MM wall-clock time in the same time zone as start.' })
   end: string;
 
-  @Field(() => TimelineAirport)
+  @Field(() => TimelineAirport, { description: 'Departure airport.' })
   dep: TimelineAirport;
 
-  @Field(() => TimelineAirport)
+  @Field(() => TimelineAirport, { description: 'Arrival airport.' })
   arr: TimelineAirport;
 
   @Field({ description: 'Host name of this service instance, no scheme.' })

@@ -2,19 +2,26 @@ import { Arg, Args, Authorized, Ctx, Query, Resolver } from 'type-graphql';
 import { Scope } from '../auth';
 import type { GraphQLContext } from '../context';
 import { DateRangeArgs } from './date-range.args';
-import { parseDateRange } from './date-range';
+import { parseDateRange, resolveTimeZone } from './date-range';
 import { TimelineEvent, TimelineView } from './timeline-event.type';
 import { dateRangeListComplexity } from '../graphql/complexity';
 
 @Resolver(() => TimelineEvent)
 export class TimelineResolver {
   @Authorized(Scope.TimelineRead)
-  @Query(() => [TimelineEvent], { complexity: dateRangeListComplexity, description: 'Flights whose time in the air overlaps the range, as legacy timeline entries.' })
+  @Query(() => [TimelineEvent], { complexity: dateRangeListComplexity, description: 'Flights whose time in the air overlaps the range, as legacy timeline entries, every start and end in one time zone. Needs scope timeline:read.' })
   timelineEvents(
-    @Arg('view', () => TimelineView) view: TimelineView,
+    @Arg('view', () => TimelineView, { description: 'The order of the entries: CALENDAR or RESOURCE.' }) view: TimelineView,
     @Args(() => DateRangeArgs) { start, end }: DateRangeArgs,
+    @Arg('timeZone', () => String, {
+      nullable: true,
+      description:
+        'IANA time zone (e.g. Europe/Rome, or UTC) in which offset-less start and end are read and every entry’s start and end are shown. Default: the service’s TIMEZONE. Airport-local times are on Flight.departure.localTime and Flight.arrival.localTime.',
+    })
+    timeZone: string | null | undefined,
     @Ctx() ctx: GraphQLContext,
   ) {
-    return ctx.services.timeline.events(view, parseDateRange(start, end, ctx.config.timezone));
+    const zone = resolveTimeZone(timeZone, ctx.config.timezone);
+    return ctx.services.timeline.events(view, parseDateRange(start, end, zone), zone);
   }
 }

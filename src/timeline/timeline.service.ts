@@ -52,7 +52,11 @@ const SORT_BY_VIEW = {
 export class TimelineService {
   constructor(private readonly deps: TimelineServiceDeps) {}
 
-  async events(view: TimelineView, range: InstantRange): Promise<TimelineEventData[]> {
+  /**
+   * `timeZone` is the one zone every entry's `start` and `end` are shown in: a calendar draws both
+   * on one axis, so airport-local ends would put a westbound arrival before its departure.
+   */
+  async events(view: TimelineView, range: InstantRange, timeZone: string): Promise<TimelineEventData[]> {
     const flights = await this.deps.flights
       .find(overlapFilter(range), FLIGHT_PROJECTION)
       .sort(SORT_BY_VIEW[view])
@@ -69,7 +73,7 @@ export class TimelineService {
       flightIds.push(flight.flightId);
     }
     const [airports, resources, countByFlight] = await Promise.all([
-      this.deps.airports.find({ icao: { $in: [...icaos] } }, { _id: 0, icao: 1, iata: 1, city: 1, country: 1, countryTag: 1, timezone: 1 }).lean<AirportDocument[]>().exec(),
+      this.deps.airports.find({ icao: { $in: [...icaos] } }, { _id: 0, icao: 1, iata: 1, city: 1, country: 1, countryTag: 1 }).lean<AirportDocument[]>().exec(),
       this.deps.resources.find({ resourceId: { $in: [...resourceIds] } }, { _id: 0, resourceId: 1, colours: 1 }).lean<ResourceDocument[]>().exec(),
       this.deps.countPassengers(flightIds),
     ]);
@@ -100,8 +104,8 @@ export class TimelineService {
         backgroundColor: own?.background ?? defaults.background,
         textColor: own?.text ?? defaults.text,
         borderColor: own?.border ?? defaults.border,
-        start: formatLocalDateTime(flight.departure.at, airportByIcao.get(flight.departure.icao)?.timezone ?? 'UTC'),
-        end: formatLocalDateTime(flight.arrival.at, airportByIcao.get(flight.arrival.icao)?.timezone ?? 'UTC'),
+        start: formatLocalDateTime(flight.departure.at, timeZone),
+        end: formatLocalDateTime(flight.arrival.at, timeZone),
         dep: timelineAirport(flight.departure.icao),
         arr: timelineAirport(flight.arrival.icao),
         url,

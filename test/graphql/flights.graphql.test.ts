@@ -147,13 +147,13 @@ describe('GraphQL flights, airports and resources', () => {
   });
 
   it('answers timelineEvents with the same entries as the REST route, in GraphQL naming', async () => {
-    const { body } = await testApp.graphql(TimelineEventsDocument, { view: 'CALENDAR', start: '2026-08-02', end: '2026-08-02' });
+    const { body } = await testApp.graphql(TimelineEventsDocument, { view: 'CALENDAR', start: '2026-08-02', end: '2026-08-02', timeZone: null });
     expect(body.data!.timelineEvents).toHaveLength(2);
     expect(body.data!.timelineEvents[0]).toMatchObject({ apiVersion: 'v0', url: 'broker.test', dep: { country: 'Portugal (PT)' } });
   });
 
   it('reports a bad range through GraphQL as BAD_USER_INPUT naming the argument', async () => {
-    const { status, body } = await testApp.graphql(TimelineEventsDocument, { view: 'RESOURCE', start: '2026-13-01', end: '2026-08-02' });
+    const { status, body } = await testApp.graphql(TimelineEventsDocument, { view: 'RESOURCE', start: '2026-13-01', end: '2026-08-02', timeZone: null });
     expect(status).toBe(400);
     expect(detailFields(body.errors)).toEqual(['start']);
   });

@@ -23,7 +23,7 @@ export interface TestApp {
 }
 
 /** The real application on a database of its own (dropped by close), as `npm start` builds it. */
-export async function startTestApp(name: string, env: Record<string, string> = {}, options: { monitorCommands?: boolean } = {}): Promise<TestApp> {
+export async function startTestApp(name: string, env: Record<string, string> = {}, options: { monitorCommands?: boolean; devToken?: string } = {}): Promise<TestApp> {
   const config = loadConfig({
     NODE_ENV: 'test',
     JWT_SECRET: TEST_SECRET,
@@ -37,7 +37,7 @@ export async function startTestApp(name: string, env: Record<string, string> = {
   const logger = createLogger(config);
   const database = await openDatabase(config, logger, { uri: testDatabaseUri(uniqueDatabaseName(name)), monitorCommands: options.monitorCommands });
   await database.ready;
-  const gateway = await createApp({ config, logger, database }).catch(async (error: unknown) => {
+  const gateway = await createApp({ config, logger, database, devToken: options.devToken }).catch(async (error: unknown) => {
     await database.connection.dropDatabase();
     await database.close();
     throw error;

@@ -69,6 +69,16 @@ describe('REST facade: error model, routing and OpenAPI', () => {
     expectMatchesOpenApi('/flight/{flight_id}/passenger', 'post', 409, clash.body);
     const stale = await post({ created: [], modified: [], deleted: [1] }, { 'If-Match': '"7"' }).expect(412);
     expectMatchesOpenApi('/flight/{flight_id}/passenger', 'post', 412, stale.body);
+    const wrongTypes = await post({ created: [passengerRecord(3, { is_carring_infant: 'no' })], modified: [], deleted: [] }).expect(400);
+    expectMatchesOpenApi('/flight/{flight_id}/passenger', 'post', 400, wrongTypes.body);
+
+    const reader = `Bearer ${await testApp.token(['passengers:read'])}`;
+    const listed = await request(testApp.app).get(path).set('Authorization', reader).expect(200);
+    expect(listed.body).toHaveLength(1);
+    expectMatchesOpenApi('/flight/{flight_id}/passenger', 'get', 200, listed.body);
+    expect(openapi.paths['/flight/{flight_id}/passenger'].get.responses['304']).toBeDefined();
+    const unknown = await request(testApp.app).get('/api/broker/v0/flight/999999/passenger').set('Authorization', reader).expect(404);
+    expectMatchesOpenApi('/flight/{flight_id}/passenger', 'get', 404, unknown.body);
   });
 
   it('documents the upload route’s answers as they really are', async () => {
@@ -82,6 +92,16 @@ describe('REST facade: error model, routing and OpenAPI', () => {
     expectMatchesOpenApi('/upload/{id}', 'post', 415, notXlsx.body);
   });
 
+  it('names every operation and documents the 405 the facade answers on each path', () => {
+    const operations = Object.entries(openapi.paths).flatMap(([path, item]) => Object.entries(item as Record<string, { operationId?: string; responses: Record<string, unknown> }>).map(([method, operation]) => ({ path, method, operation })));
+    expect(operations.length).toBeGreaterThanOrEqual(8);
+    for (const { path, method, operation } of operations) {
+      expect({ path, method, operationId: typeof operation.operationId, has405: '405' in operation.responses }).toEqual({ path, method, operationId: 'string', has405: true });
+    }
+    expect(new Set(operations.map(({ operation }) => operation.operationId)).size).toBe(operations.length);
+    expect(openapi.info.license).toMatchObject({ name: expect.any(String) });
+  });
+
   it('answers an unknown path under the base with a JSON 404', async () => {
     const response = await request(testApp.app).get('/api/broker/v0/no/such/route').set('Authorization', bearer).expect(404);
     expect(response.body).toEqual({ error: { code: 'NOT_FOUND', message: 'No route GET /api/broker/v0/no/such/route', details: [] } });
@@ -93,8 +113,11 @@ describe('REST facade: error model, routing and OpenAPI', () => {
     expect(response.body.error.code).toBe('METHOD_NOT_ALLOWED');
     const template = await request(testApp.app).post('/api/broker/v0/upload/template.xlsx').set('Authorization', bearer).expect(405);
     expect(template.headers.allow).toBe('GET, HEAD');
-    const push = await request(testApp.app).get(`/api/broker/v0/flight/${flightId}/passenger`).set('Authorization', bearer).expect(405);
-    expect(push.headers.allow).toBe('POST');
+    const push = await request(testApp.app).put(`/api/broker/v0/flight/${flightId}/passenger`).set('Authorization', bearer).expect(405);
+    expect(push.headers.allow).toBe('GET, HEAD, POST');
+    expectMatchesOpenApi('/flight/{flight_id}/passenger', 'post', 405, push.body);
+    const document = await request(testApp.app).post('/api/broker/v0/openapi.json').expect(405);
+    expect(document.headers.allow).toBe('GET, HEAD');
   });
 
   it('refuses a token without timeline:read with 403 naming the scope', async () => {

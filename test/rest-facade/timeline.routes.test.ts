@@ -14,7 +14,7 @@ describe('timeline routes (service TIMEZONE Europe/Rome)', () => {
     testApp = await startTestApp('timeline_routes');
     bearer = `Bearer ${await testApp.token(['timeline:read'])}`;
     await createReferenceData(testApp);
-    // Lisbon (UTC+1 in June) to Athens (UTC+3): each end in its own local time.
+    // Lisbon (UTC+1 in June) to Athens (UTC+3): both ends in the response's one zone, not the airports'.
     ids.lisbonAthens = await createFlight(testApp, { flightNumber: 'IFL101', resourceId: 2, from: 'LPPT', to: 'LGAV', departureAt: '2026-06-10T08:00:00Z', arrivalAt: '2026-06-10T12:00:00Z' });
     // Same departure instant, created later: calendar order falls back to the flight id.
     ids.sameDeparture = await createFlight(testApp, { flightNumber: 'IFL102', resourceId: 1, from: 'LIRF', to: 'LIML', departureAt: '2026-06-10T08:00:00Z', arrivalAt: '2026-06-10T09:10:00Z', backgroundColor: 'gold' });
@@ -29,6 +29,8 @@ describe('timeline routes (service TIMEZONE Europe/Rome)', () => {
     ids.dstLate = await createFlight(testApp, { flightNumber: 'IFL107', resourceId: 1, from: 'LIRF', to: 'LIML', departureAt: '2026-10-25T22:30:00Z', arrivalAt: '2026-10-25T22:50:00Z' });
     // Departs Rome 02:30 CEST, lands Lisbon after the change: 03:30 WET.
     ids.dstEarly = await createFlight(testApp, { flightNumber: 'IFL108', resourceId: 2, from: 'LIRF', to: 'LPPT', departureAt: '2026-10-25T00:30:00Z', arrivalAt: '2026-10-25T03:30:00Z' });
+    // Westbound, Athens (UTC+3) to Lisbon (UTC+1), four hours: airport-local ends would show two.
+    ids.westbound = await createFlight(testApp, { flightNumber: 'IFL109', resourceId: 2, from: 'LGAV', to: 'LPPT', departureAt: '2026-06-12T06:00:00Z', arrivalAt: '2026-06-12T10:00:00Z' });
 
     await testApp.database.connection.db!.collection('passenger_lists').insertOne({
       flightId: ids.lisbonAthens,
@@ -54,8 +56,8 @@ describe('timeline routes (service TIMEZONE Europe/Rome)', () => {
       backgroundColor: 'darkorange',
       textColor: 'black',
       borderColor: 'chocolate',
-      start: '2026-06-10 09:00',
-      end: '2026-06-10 15:00',
+      start: '2026-06-10 10:00',
+      end: '2026-06-10 14:00',
       dep: { icao: 'LPPT', iata: 'LIS', country: 'Portugal (PT)', city: 'Lisbon' },
       arr: { icao: 'LGAV', iata: 'ATH', country: 'Greece (GR)', city: 'Athens' },
       url: 'broker.test',
@@ -77,7 +79,7 @@ describe('timeline routes (service TIMEZONE Europe/Rome)', () => {
     const found = response.body.map((e: { flight_id: number }) => e.flight_id);
     expect(found).toEqual([ids.overlapsStart, ids.lisbonAthens, ids.sameDeparture, ids.crossesMidnight]);
     const midnight = response.body.find((e: { flight_id: number }) => e.flight_id === ids.crossesMidnight);
-    expect([midnight.start, midnight.end]).toEqual(['2026-06-10 23:30', '2026-06-11 01:30']);
+    expect([midnight.start, midnight.end]).toEqual(['2026-06-10 23:30', '2026-06-11 02:30']);
     const early = response.body.find((e: { flight_id: number }) => e.flight_id === ids.overlapsStart);
     expect([early.start, early.end]).toEqual(['2026-06-09 23:00', '2026-06-10 01:30']);
   });
@@ -88,11 +90,12 @@ describe('timeline routes (service TIMEZONE Europe/Rome)', () => {
     expect(response.body.map((e: { resourceId: number }) => e.resourceId)).toEqual([1, 1, 2, 2]);
   });
 
-  it('counts a day of a DST change as 25 hours and shows each end in its own offset', async () => {
+  it('counts a day of a DST change as 25 hours and shows each end with the zone’s offset at that instant', async () => {
     const response = await get(CALENDAR, 'start=2026-10-25&end=2026-10-25').expect(200);
     const byId = Object.fromEntries(response.body.map((e: { flight_id: number }) => [e.flight_id, e]));
     expect(Object.keys(byId).map(Number).sort()).toEqual([ids.dstEarly, ids.dstLate].sort());
-    expect([byId[ids.dstEarly].start, byId[ids.dstEarly].end]).toEqual(['2026-10-25 02:30', '2026-10-25 03:30']);
+    // 00:30Z is 02:30 CEST; 03:30Z is 04:30 CET, after the clocks went back at 01:00Z.
+    expect([byId[ids.dstEarly].start, byId[ids.dstEarly].end]).toEqual(['2026-10-25 02:30', '2026-10-25 04:30']);
     expect(byId[ids.dstLate].start).toBe('2026-10-25 23:30');
   });
 
@@ -103,6 +106,52 @@ describe('timeline routes (service TIMEZONE Europe/Rome)', () => {
     expect(spaced.body.map((e: { flight_id: number }) => e.flight_id)).toEqual([ids.overlapsStart, ids.lisbonAthens, ids.sameDeparture]);
     const zulu = await get(RESOURCE, 'start=2026-06-10T21:00:00Z&end=2026-06-10T22:00:00.000Z').expect(200);
     expect(zulu.body.map((e: { flight_id: number }) => e.flight_id)).toEqual([ids.crossesMidnight]);
+  });
+
+  it('shows a westbound flight ending after it starts, with its true duration', async () => {
+    const response = await get(CALENDAR, 'start=2026-06-12&end=2026-06-12').expect(200);
+    const entry = response.body.find((e: { flight_id: number }) => e.flight_id === ids.westbound);
+    // 06:00Z–10:00Z in Rome (UTC+2); airport-local it would read 09:00 Athens to 11:00 Lisbon.
+    expect([entry.start, entry.end]).toEqual(['2026-06-12 08:00', '2026-06-12 12:00']);
+  });
+
+  it('renders every entry in the timeZone asked for, and reads a date range in it', async () => {
+    // The UTC day of the 10th holds IFL106 (22:30Z) but not IFL104 (ends 23:30Z on the 9th): the Rome day is the other way round.
+    const utc = await get(RESOURCE, 'start=2026-06-10&end=2026-06-10&timeZone=UTC').expect(200);
+    expect(utc.body.map((e: { flight_id: number }) => e.flight_id)).toEqual([ids.sameDeparture, ids.crossesMidnight, ids.after, ids.lisbonAthens]);
+    const times = (body: { flight_id: number; start: string; end: string }[]) => Object.fromEntries(body.map((e) => [e.flight_id, [e.start, e.end]]));
+    expect(times(utc.body)).toEqual({
+      [ids.sameDeparture]: ['2026-06-10 08:00', '2026-06-10 09:10'],
+      [ids.crossesMidnight]: ['2026-06-10 21:30', '2026-06-11 00:30'],
+      [ids.after]: ['2026-06-10 22:30', '2026-06-10 23:30'],
+      [ids.lisbonAthens]: ['2026-06-10 08:00', '2026-06-10 12:00'],
+    });
+    const kolkata = await get(CALENDAR, 'start=2026-06-12&end=2026-06-12&timeZone=Asia%2FKolkata').expect(200);
+    expect(kolkata.body.map((e: { flight_id: number; start: string; end: string }) => [e.flight_id, e.start, e.end])).toEqual([[ids.westbound, '2026-06-12 11:30', '2026-06-12 15:30']]);
+  });
+
+  it('answers FullCalendar’s JSON feed requests: UTC with Z, a named zone without offsets, and cache busters', async () => {
+    // timeZone: 'UTC' in FullCalendar.
+    const utc = await get(CALENDAR, 'start=2026-06-10T00:00:00Z&end=2026-06-11T00:00:00Z&timeZone=UTC&_=1781049600000').expect(200);
+    expect(utc.body.map((e: { flight_id: number }) => e.flight_id)).toEqual([ids.lisbonAthens, ids.sameDeparture, ids.crossesMidnight, ids.after]);
+    // timeZone: 'America/New_York': wall-clock bounds without an offset, read in that zone (UTC-4 in June).
+    const named = await get(RESOURCE, 'start=2026-06-10T00:00:00&end=2026-06-11T00:00:00&timeZone=America%2FNew_York&_=1781049600000').expect(200);
+    expect(named.body.map((e: { flight_id: number; start: string; end: string }) => [e.flight_id, e.start, e.end])).toEqual([
+      [ids.sameDeparture, '2026-06-10 04:00', '2026-06-10 05:10'],
+      [ids.crossesMidnight, '2026-06-10 17:30', '2026-06-10 20:30'],
+      [ids.after, '2026-06-10 18:30', '2026-06-10 19:30'],
+      [ids.lisbonAthens, '2026-06-10 04:00', '2026-06-10 08:00'],
+    ]);
+    // jQuery's cache buster on a plain request; the service zone applies.
+    const plain = await get(CALENDAR, 'start=2026-06-10&end=2026-06-10&_=1').expect(200);
+    expect(plain.body).toHaveLength(4);
+  });
+
+  it('reads a date-time without offset in the service TIMEZONE when no timeZone is given', async () => {
+    const offsetLess = await get(CALENDAR, 'start=2026-06-10T00:00:00&end=2026-06-10T10:00:00').expect(200);
+    const withOffset = await get(CALENDAR, 'start=2026-06-10T00:00:00%2B02:00&end=2026-06-10T10:00:00%2B02:00').expect(200);
+    expect(offsetLess.body.map((e: { flight_id: number }) => e.flight_id)).toEqual([ids.overlapsStart]);
+    expect(offsetLess.body).toEqual(withOffset.body);
   });
 
   it('returns an empty array for a range without flights', async () => {
@@ -116,12 +165,16 @@ describe('timeline routes (service TIMEZONE Europe/Rome)', () => {
     ['start is empty', 'start=&end=2026-06-10', 'start'],
     ['start is malformed', 'start=10/06/2026&end=2026-06-10', 'start'],
     ['end is an impossible date', 'start=2026-02-01&end=2026-02-30', 'end'],
-    ['a date-time lacks an offset', 'start=2026-06-10T00:00:00&end=2026-06-11', 'start'],
+    ['a date-time has no time', 'start=2026-06-10T&end=2026-06-11', 'start'],
     ['start is after end', 'start=2026-06-11&end=2026-06-10', 'start'],
     ['the range is longer than 366 days', 'start=2026-01-01&end=2027-01-03', 'end'],
     ['a parameter is an operator object', 'start[$gt]=2026-01-01&end=2026-06-10', 'start[$gt]'],
     ['a parameter is repeated', 'start=2026-06-10&start=2026-06-11&end=2026-06-12', 'start'],
     ['a parameter is unknown', 'start=2026-06-10&end=2026-06-10&view=x', 'view'],
+    ['timeZone is not a known zone', 'start=2026-06-10&end=2026-06-10&timeZone=Mars%2FOlympus', 'timeZone'],
+    ['timeZone is "local" (only the browser knows it)', 'start=2026-06-10&end=2026-06-10&timeZone=local', 'timeZone'],
+    ['timeZone is empty', 'start=2026-06-10&end=2026-06-10&timeZone=', 'timeZone'],
+    ['timeZone is repeated', 'start=2026-06-10&end=2026-06-10&timeZone=UTC&timeZone=UTC', 'timeZone'],
   ])('answers 400 naming the parameter when %s', async (_case, query, field) => {
     for (const path of [CALENDAR, RESOURCE]) {
       const response = await get(path, query).expect(400);
@@ -138,5 +191,16 @@ describe('timeline routes (service TIMEZONE Europe/Rome)', () => {
       { id: '1', title: 'Citation XLS+', eventBackgroundColor: 'steelblue', eventBorderColor: 'navy', eventTextColor: 'white' },
       { id: '2', title: 'Phenom 300E', eventBackgroundColor: 'darkorange', eventBorderColor: 'chocolate', eventTextColor: 'black' },
     ]);
+  });
+
+  it('accepts the range, zone and cache buster FullCalendar sends to the resources feed (refetchResourcesOnNavigate)', async () => {
+    const plain = await request(testApp.app).get('/api/broker/v0/resource/timeline/resources').set('Authorization', bearer).expect(200);
+    const navigated = await request(testApp.app)
+      .get('/api/broker/v0/resource/timeline/resources?start=2026-06-07T00:00:00&end=2026-06-14T00:00:00&timeZone=Europe%2FRome&_=1781049600000')
+      .set('Authorization', bearer)
+      .expect(200);
+    expect(navigated.body).toEqual(plain.body);
+    const unknown = await request(testApp.app).get('/api/broker/v0/resource/timeline/resources?view=week').set('Authorization', bearer).expect(400);
+    expect(unknown.body.error.details).toEqual([expect.objectContaining({ field: 'view' })]);
   });
 });

@@ -100,7 +100,7 @@ describe('requests without a valid token', () => {
     const res = await request(testApp.app)
       .post('/graphql')
       .set('Apollo-Require-Preflight', 'true')
-      .field('operations', JSON.stringify({ query: 'mutation($f: Upload!){ uploadPassengerList(flightId: 1, file: $f){ id } }', variables: { f: null } }))
+      .field('operations', JSON.stringify({ query: 'mutation($f: Upload!){ uploadPassengerList(flightId: 1, file: $f){ recordId } }', variables: { f: null } }))
       .field('map', JSON.stringify({ 0: ['variables.f'] }))
       .attach('0', Buffer.alloc(1000, 1), 'a.xlsx');
     expect(res.status).toBe(401);
@@ -114,7 +114,7 @@ describe('multipart uploads to /graphql with a token lacking passengers:write', 
       .post('/graphql')
       .set('Authorization', `Bearer ${await testApp.token(['timeline:read'])}`)
       .set('Apollo-Require-Preflight', 'true')
-      .field('operations', JSON.stringify({ query: 'mutation($f: Upload!){ uploadPassengerList(flightId: 1, file: $f){ id } }', variables: { f: null } }))
+      .field('operations', JSON.stringify({ query: 'mutation($f: Upload!){ uploadPassengerList(flightId: 1, file: $f){ recordId } }', variables: { f: null } }))
       .field('map', JSON.stringify({ 0: ['variables.f'] }))
       .attach('0', Buffer.alloc(1000, 1), 'a.xlsx');
     expect(res.status).toBe(403);

@@ -1,0 +1,136 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import path from 'node:path';
+import express, { type Request, type Router } from 'express';
+import type { Config } from '../config';
+
+/** Where the offline explorer (GraphiQL from npm, no CDN) is served. */
+export const EXPLORER_PATH = '/graphiql';
+
+/*
+ * Every file the page loads, from the npm packages installed with the service: brokers' internal
+ * networks often block CDNs, where Apollo Sandbox (loaded from Apollo's CDN) cannot start.
+ */
+const packageDir = (name: string) => path.dirname(require.resolve(`${name}/package.json`));
+const ASSETS: Record<string, { file: string; type: string }> = {
+  'react.production.min.js': { file: path.join(packageDir('react'), 'umd/react.production.min.js'), type: 'text/javascript' },
+  'react-dom.production.min.js': { file: path.join(packageDir('react-dom'), 'umd/react-dom.production.min.js'), type: 'text/javascript' },
+  'graphiql.min.js': { file: path.join(packageDir('graphiql'), 'graphiql.min.js'), type: 'text/javascript' },
+  'graphiql.min.css': { file: path.join(packageDir('graphiql'), 'graphiql.min.css'), type: 'text/css' },
+};
+
+/** The page's own script (a file, so the page's CSP needs no inline script): reads the config element and mounts GraphiQL. */
+export const EXPLORER_START_SCRIPT = `'use strict';
+var config = JSON.parse(document.getElementById('explorer-config').textContent);
+var fetcher = GraphiQL.createFetcher({ url: new URL(config.endpoint, window.location.href).href });
+ReactDOM.createRoot(document.getElementById('graphiql')).render(
+  React.createElement(GraphiQL, {
+    fetcher: fetcher,
+    defaultQuery: config.defaultQuery,
+    defaultHeaders: config.headers,
+    defaultEditorToolsVisibility: 'headers',
+    shouldPersistHeaders: false,
+  }),
+);
+`;
+
+const CSP = ["default-src 'self'", "script-src 'self'", "style-src 'self' 'unsafe-inline'", "img-src 'self' data:", "font-src 'self' data:", "connect-src 'self'", "frame-ancestors 'none'"].join('; ');
+
+const defaultQuery = (today = new Date()) => `# The offline explorer of the broker flight gateway (GraphiQL, served by the service itself).
+# Every field but passengerTemplateUrl needs "Authorization": "Bearer <token>" under Headers below.
+query NextWeek {
+  resources { id title }
+  flights(start: "${today.toISOString().slice(0, 10)}", end: "${new Date(today.getTime() + 7 * 86_400_000).toISOString().slice(0, 10)}") {
+    id
+    flightNumber
+    departure { icao localTime }
+    arrival { icao localTime }
+    passengerCount
+  }
+}
+`;
+
+/** The value an explorer pre-fills for `Authorization`, decided per request (see explorerRouter). */
+export const landingPageViewer = new AsyncLocalStorage<{ authorization?: string }>();
+
+const LOOPBACK = /^(?:127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|::ffff:127\.\d{1,3}\.\d{1,3}\.\d{1,3})$/;
+
+/**
+ * The printed development token, offered only to a browser on the same machine: the service binds
+ * 0.0.0.0 by default, and a page is no place to hand an all-scope token to the whole network.
+ */
+function prefilledAuthorization(req: Request, devToken: string | undefined, config: Config): string | undefined {
+  if (!devToken || config.nodeEnv === 'production') return undefined;
+  return LOOPBACK.test(req.ip ?? '') ? `Bearer ${devToken}` : undefined;
+}
+
+const escapeJsonForHtml = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
+
+export function renderExplorerPage(options: { authorization?: string }): string {
+  const headers = JSON.stringify(options.authorization ? { Authorization: options.authorization } : { Authorization: 'Bearer <token>' }, null, 2);
+  const config = { endpoint: 'graphql', headers, defaultQuery: defaultQuery() };
+  const asset = (name: string) => `graphiql/assets/${name}`;
+  return `<!DOCTYPE html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width,initial-scale=1" />
+    <title>Broker flight gateway: GraphiQL</title>
+    <style>body { margin: 0; height: 100vh; } #graphiql { height: 100vh; }</style>
+    <link rel="stylesheet" href="${asset('graphiql.min.css')}" />
+  </head>
+  <body>
+    <noscript>GraphiQL needs JavaScript.</noscript>
+    <div id="graphiql">Loading GraphiQL…</div>
+    <script type="application/json" id="explorer-config">${escapeJsonForHtml(config)}</script>
+    <script src="${asset('react.production.min.js')}"></script>
+    <script src="${asset('react-dom.production.min.js')}"></script>
+    <script src="${asset('graphiql.min.js')}"></script>
+    <script src="${asset('start.js')}"></script>
+  </body>
+</html>
+`;
+}
+
+/**
+ * GraphiQL at /graphiql with its files under /graphiql/assets/, served when introspection is on
+ * (the explorer needs it). Also marks each /graphql request with the Authorization value the
+ * Sandbox landing page may pre-fill for it.
+ */
+export function explorerRouter(config: Config, devToken?: string): Router {
+  const router = express.Router();
+  router.use('/graphql', (req, _res, next) => {
+    // Only where a token can be offered (development) and only for a page: AsyncLocalStorage puts
+    // hooks on every promise once used, a cost data requests should not pay.
+    const authorization = req.method === 'GET' && req.get('Accept')?.includes('text/html') ? prefilledAuthorization(req, devToken, config) : undefined;
+    if (authorization) landingPageViewer.run({ authorization }, next);
+    else next();
+  });
+  if (!config.introspection) return router;
+  router.get(EXPLORER_PATH, (req, res) => {
+    // The page's links are relative (they hold under a PUBLIC_URL path prefix): `/graphiql/` would shift them.
+    if (req.path.endsWith('/')) {
+      res.redirect(301, `../${EXPLORER_PATH.slice(1)}`);
+      return;
+    }
+    res.setHeader('Content-Security-Policy', CSP);
+    res.setHeader('Cache-Control', 'no-store');
+    res.type('html').send(renderExplorerPage({ authorization: prefilledAuthorization(req, devToken, config) }));
+  });
+  router.get(`${EXPLORER_PATH}/assets/:name`, (req, res, next) => {
+    const name = req.params.name;
+    if (name === 'start.js') {
+      res.type('text/javascript').setHeader('Cache-Control', 'no-cache');
+      res.send(EXPLORER_START_SCRIPT);
+      return;
+    }
+    const asset = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
+    if (!asset) {
+      next();
+      return;
+    }
+    res.sendFile(asset.file, { headers: { 'Content-Type': asset.type, 'Cache-Control': 'public, max-age=86400' } }, (error) => {
+      if (error) next(error);
+    });
+  });
+  return router;
+}

@@ -1,0 +1,29 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
+
+/** Real client libraries speak HTTP to a port: the app of createApp, listening on a free one. */
+export async function listen(app: Express): Promise<{ url: string; close(): Promise<void> }> {
+  const server: Server = createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}
+
+/** What a client library sent: a fetch that records each request's method and headers, then fetches. */
+export function recordingFetch() {
+  const sent: { method: string; url: string; headers: Headers }[] = [];
+  const fetcher: typeof fetch = (input, init) => {
+    const request = new Request(input, init);
+    sent.push({ method: request.method, url: request.url, headers: request.headers });
+    return fetch(input, init);
+  };
+  return { fetch: fetcher, sent };
+}
