@@ -16,6 +16,13 @@ export interface Database {
   displayUri: string;
   /** Settles once the first connection succeeded and the indexes exist. */
   ready: Promise<void>;
+  /**
+   * Whether the server runs transactions: true for a replica-set member or a mongos, false for a
+   * standalone mongod (which refuses them with IllegalOperation). Known once `ready` resolved;
+   * undefined before, or if the server could not be asked. The service itself uses no transaction
+   * (see README.md, "A real MongoDB"): this tells code that would want one whether it may.
+   */
+  readonly supportsTransactions: boolean | undefined;
   /** True when a ping reaches the server within the readiness time-out (READINESS_TIMEOUT_MS). */
   isReachable(): Promise<boolean>;
   /** Closes the connection and, when embedded, stops the engine. */
@@ -85,6 +92,7 @@ export async function openDatabase(config: Config, logger: Logger, options: Open
     maxPoolSize: 20,
     monitorCommands: options.monitorCommands ?? false,
   };
+  let supportsTransactions: boolean | undefined;
   const ready = (async () => {
     for (let attempt = 1; ; attempt += 1) {
       try {
@@ -95,6 +103,13 @@ export async function openDatabase(config: Config, logger: Logger, options: Open
         logger.error({ attempt, uri: displayUri, err: { message: (error as Error).message } }, 'cannot reach MongoDB; retrying');
         await new Promise((resolve) => setTimeout(resolve, options.retryDelayMs ?? 2000));
       }
+    }
+    supportsTransactions = await askTransactionSupport(connection, logger);
+    if (supportsTransactions === false) {
+      logger.warn(
+        { database: displayUri },
+        'MongoDB is a standalone server, without transactions or retryable writes; the service runs correctly on it (its writes need no transaction), but a replica set is recommended',
+      );
     }
     await ensureIndexes(models);
   })();
@@ -107,6 +122,9 @@ export async function openDatabase(config: Config, logger: Logger, options: Open
     kind,
     displayUri,
     ready,
+    get supportsTransactions() {
+      return supportsTransactions;
+    },
     async isReachable() {
       // Before the first connection there is no `db` yet: not reachable, and no need to wait.
       const db = connection.db;
@@ -124,6 +142,20 @@ export async function openDatabase(config: Config, logger: Logger, options: Open
       await stopEngine?.();
     },
   };
+}
+
+/**
+ * Asks the server what it is, as drivers do: transactions need a replica-set member (`setName` in
+ * `hello`) or a mongos (`msg: 'isdbgrid'`); a standalone mongod refuses them.
+ */
+async function askTransactionSupport(connection: Connection, logger: Logger): Promise<boolean | undefined> {
+  try {
+    const hello = await connection.db!.admin().command({ hello: 1 });
+    return typeof hello.setName === 'string' || hello.msg === 'isdbgrid';
+  } catch (error) {
+    logger.warn({ err: { message: (error as Error).message } }, 'could not ask MongoDB whether it supports transactions');
+    return undefined;
+  }
 }
 
 const READS: MongooseQueryMiddleware[] = ['find', 'findOne', 'countDocuments', 'distinct', 'findOneAndUpdate', 'findOneAndDelete', 'findOneAndReplace'];

@@ -22,8 +22,21 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** `dbName` on the given server, or else on the suite's server. */
+function databaseUri(dbName: string, serverUri: string | undefined): string {
+  if (!serverUri) return testDatabaseUri(dbName);
+  const url = new URL(serverUri);
+  url.pathname = `/${dbName}`;
+  return url.toString();
+}
+
 /** The real application on a database of its own (dropped by close), as `npm start` builds it. */
-export async function startTestApp(name: string, env: Record<string, string> = {}, options: { monitorCommands?: boolean; devToken?: string } = {}): Promise<TestApp> {
+export async function startTestApp(
+  name: string,
+  env: Record<string, string> = {},
+  /** `serverUri`: a mongodb:// server URI to use instead of the suite's (MONGODB_URI); the database name is added. */
+  options: { monitorCommands?: boolean; devToken?: string; serverUri?: string } = {},
+): Promise<TestApp> {
   const config = loadConfig({
     NODE_ENV: 'test',
     JWT_SECRET: TEST_SECRET,
@@ -35,7 +48,7 @@ export async function startTestApp(name: string, env: Record<string, string> = {
     ...env,
   });
   const logger = createLogger(config);
-  const database = await openDatabase(config, logger, { uri: testDatabaseUri(uniqueDatabaseName(name)), monitorCommands: options.monitorCommands });
+  const database = await openDatabase(config, logger, { uri: databaseUri(uniqueDatabaseName(name), options.serverUri), monitorCommands: options.monitorCommands });
   await database.ready;
   const gateway = await createApp({ config, logger, database, devToken: options.devToken }).catch(async (error: unknown) => {
     await database.connection.dropDatabase();

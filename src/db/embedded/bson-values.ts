@@ -85,6 +85,34 @@ function compareBytes(a: Uint8Array, b: Uint8Array): number {
   return 0;
 }
 
+function binaryBytes(value: unknown): Uint8Array {
+  if (value instanceof Uint8Array) return value;
+  const binary = value as Binary;
+  return binary.buffer.length === binary.position ? binary.buffer : binary.buffer.subarray(0, binary.position);
+}
+
+function binarySubtype(value: unknown): number {
+  return value instanceof Uint8Array ? 0 : (value as Binary).sub_type;
+}
+
+/** The exact integer a numeric value holds, when it is one (int64 beyond 2^53 included). */
+function exactInteger(value: unknown): bigint | undefined {
+  if (typeof value === 'bigint') return value;
+  if (bsonTypeOf(value) === 'Long') return BigInt((value as Long).toString());
+  const asNumber = toNumber(value);
+  return Number.isInteger(asNumber) ? BigInt(asNumber) : undefined;
+}
+
+/** Numbers of any width; int64 values compare exactly (a double cannot hold them beyond 2^53). */
+function compareNumeric(a: unknown, b: unknown): number {
+  if (typeof a === 'bigint' || typeof b === 'bigint' || bsonTypeOf(a) === 'Long' || bsonTypeOf(b) === 'Long') {
+    const exactA = exactInteger(a);
+    const exactB = exactInteger(b);
+    if (exactA !== undefined && exactB !== undefined) return exactA < exactB ? -1 : exactA > exactB ? 1 : 0;
+  }
+  return compareNumbers(toNumber(a), toNumber(b));
+}
+
 /** Total order over BSON values, as MongoDB sorts and indexes them. */
 export function compareValues(a: unknown, b: unknown): number {
   // Fast paths for the values indexes and sorts meet most.
@@ -99,7 +127,7 @@ export function compareValues(a: unknown, b: unknown): number {
     case 13:
       return 0;
     case 3:
-      return compareNumbers(toNumber(a), toNumber(b));
+      return compareNumeric(a, b);
     case 4:
       return compareStrings(String(a), String(b));
     case 5:
@@ -107,9 +135,12 @@ export function compareValues(a: unknown, b: unknown): number {
     case 6:
       return compareArrays(a as unknown[], b as unknown[]);
     case 7: {
-      const bytesA = a instanceof Uint8Array ? a : (a as Binary).buffer;
-      const bytesB = b instanceof Uint8Array ? b : (b as Binary).buffer;
-      return compareBytes(bytesA, bytesB);
+      // MongoDB: by length, then by subtype, then byte by byte.
+      const bytesA = binaryBytes(a);
+      const bytesB = binaryBytes(b);
+      if (bytesA.length !== bytesB.length) return bytesA.length - bytesB.length;
+      const bySubtype = binarySubtype(a) - binarySubtype(b);
+      return bySubtype !== 0 ? bySubtype : compareBytes(bytesA, bytesB);
     }
     case 8:
       return compareStrings((a as ObjectId).toHexString(), (b as ObjectId).toHexString());
@@ -171,7 +202,7 @@ export function valueKey(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map((element) => JSON.stringify(valueKey(element))).join(',')}]`;
   if (value instanceof Date) return `d${value.getTime()}`;
   if (value instanceof RegExp) return `r/${value.source}/${value.flags}`;
-  if (value instanceof Uint8Array) return `x${Buffer.from(value).toString('base64')}`;
+  if (value instanceof Uint8Array) return `x0:${Buffer.from(value).toString('base64')}`;
   switch (bsonTypeOf(value)) {
     case 'ObjectId':
       return `o${(value as ObjectId).toHexString()}`;
@@ -184,7 +215,7 @@ export function valueKey(value: unknown): string {
     case 'Decimal128':
       return `n${String(value)}`;
     case 'Binary':
-      return `x${(value as Binary).sub_type}:${Buffer.from((value as Binary).buffer).toString('base64')}`;
+      return `x${(value as Binary).sub_type}:${Buffer.from(binaryBytes(value)).toString('base64')}`;
     case 'Timestamp':
       return `t${String(value)}`;
     case 'MinKey':

@@ -1,13 +1,16 @@
 /**
- * `npm run db -- [--port 27017] [--host 127.0.0.1]`: the embedded engine alone, in a process of its
+ * `npm run db -- [--port 27017] [--host 127.0.0.1] [--standalone | --replica-set rs0]`: the embedded engine alone, in a process of its
  * own, so the service and its database can be started, stopped (or frozen) apart, as with a real
- * MongoDB. Prints the mongodb:// URI on stdout; stops cleanly on SIGTERM or SIGINT. Data stays in
+ * MongoDB. It presents itself as a single-node replica set (transactions work), or with
+ * `--standalone` as a standalone mongod that refuses them. Prints the mongodb:// URI on stdout; stops cleanly on SIGTERM or SIGINT. Data stays in
  * memory and is lost at exit: a development and test tool, never a production database.
  */
 import { parseArgs } from 'node:util';
 import { startEmbeddedMongo, type EmbeddedLogger } from './index';
 
-const USAGE = 'Usage: npm run db -- [--port <0-65535, default 27017; 0: any free port>] [--host <interface, default 127.0.0.1>]';
+const USAGE =
+  'Usage: npm run db -- [--port <0-65535, default 27017; 0: any free port>] [--host <interface, default 127.0.0.1>]\n' +
+  '                     [--standalone (answer as a standalone mongod: no transactions) | --replica-set <name, default rs0>]';
 
 /** Warnings and errors only, as JSON lines on stderr: stdout carries the URI alone. */
 const stderrLogger: EmbeddedLogger = {
@@ -17,9 +20,11 @@ const stderrLogger: EmbeddedLogger = {
 };
 
 async function main(): Promise<void> {
-  let values: { port?: string; host?: string; help?: boolean };
+  let values: { port?: string; host?: string; help?: boolean; standalone?: boolean; 'replica-set'?: string };
   try {
-    ({ values } = parseArgs({ options: { port: { type: 'string' }, host: { type: 'string' }, help: { type: 'boolean' } } }));
+    ({ values } = parseArgs({
+      options: { port: { type: 'string' }, host: { type: 'string' }, help: { type: 'boolean' }, standalone: { type: 'boolean' }, 'replica-set': { type: 'string' } },
+    }));
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
     process.exit(2);
@@ -33,10 +38,21 @@ async function main(): Promise<void> {
     process.stderr.write(`--port must be a whole number from 0 to 65535, got "${values.port}"\n${USAGE}\n`);
     process.exit(2);
   }
-  const engine = await startEmbeddedMongo({ host: values.host ?? '127.0.0.1', port, logger: stderrLogger });
+  if (values.standalone && values['replica-set'] !== undefined) {
+    process.stderr.write(`--standalone and --replica-set exclude each other\n${USAGE}\n`);
+    process.exit(2);
+  }
+  const engine = await startEmbeddedMongo({
+    host: values.host ?? '127.0.0.1',
+    port,
+    logger: stderrLogger,
+    topology: values.standalone ? 'standalone' : 'replicaSet',
+    replicaSetName: values['replica-set'],
+  });
   process.stdout.write(`${engine.uri}\n`);
+  const topology = engine.replicaSetName ? `a single-node replica set "${engine.replicaSetName}"` : 'a standalone server: no transactions';
   process.stderr.write(
-    `embedded MongoDB engine listening (in memory, lost at exit, not a production database). Run the service against it with\n` +
+    `embedded MongoDB engine listening as ${topology} (in memory, lost at exit, not a production database). Run the service against it with\n` +
       `  MONGODB_URI=${engine.uri}/broker npm start\n`,
   );
   let stopping = false;

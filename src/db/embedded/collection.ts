@@ -3,12 +3,27 @@ import { valueKey } from './bson-values';
 import { CommandError, ErrorCode } from './errors';
 import { CollectionIndex, sameIndexKeys, type IndexKeys, type IndexSpec } from './indexes';
 
-/** Receives the before-image of every change so an open transaction can be rolled back. */
+/**
+ * The open transaction a write belongs to. Inside a transaction, commands reach collections
+ * through the transaction's own view (transactions.ts), which keeps the writes private; the
+ * journal only learns of collections created on its behalf, so an abort can drop them again.
+ */
 export interface WriteJournal {
-  /** Throws (WriteConflict) when the transaction may not change this document version. */
-  assertCanModify(collection: Collection, documentKey: string, current: Document): void;
-  recordDocumentChange(collection: Collection, documentKey: string, before: Document | undefined): void;
   recordCollectionCreated(collection: Collection): void;
+}
+
+/** An open transaction that has written a document (see `Collection.pendingWriters`). */
+export interface PendingWriter {
+  /** A write outside any transaction changed the document: the transaction must abort (WriteConflict). */
+  abortForConflict(): void;
+}
+
+/** A committed version of a document replaced (or deleted) while a transaction's snapshot was open. */
+export interface ReplacedVersion {
+  /** The version that was replaced; undefined when the write inserted the document. */
+  before: Document | undefined;
+  /** The write sequence of the replacing write: snapshots taken before it still see `before`. */
+  replacedAt: number;
 }
 
 /**
@@ -19,12 +34,40 @@ export interface WriteJournal {
 const writtenAt = new WeakMap<Document, number>();
 let writeSequence = 0;
 
-export function currentWriteSequence(): number {
+export function writeSequenceOf(document: Document): number {
+  return writtenAt.get(document) ?? 0;
+}
+
+/**
+ * Open transaction snapshots. While any is open, every committed write keeps the version it
+ * replaced (`Collection.history`), so a transaction reads documents as of its start; with none
+ * open, nothing is kept and writes cost what they did without transactions.
+ */
+let openSnapshots = 0;
+/** Open snapshots (write sequence at their start) → how many; engine-wide, as the counter is. */
+const openSnapshotStarts = new Map<number, number>();
+const collectionsWithHistory = new Set<Collection>();
+
+/** Opens a snapshot of the committed data as it is now; returns its write sequence. */
+export function openSnapshot(): number {
+  openSnapshotStarts.set(writeSequence, (openSnapshotStarts.get(writeSequence) ?? 0) + 1);
+  openSnapshots += 1;
   return writeSequence;
 }
 
-export function writeSequenceOf(document: Document): number {
-  return writtenAt.get(document) ?? 0;
+/** Closes a snapshot; versions only closed snapshots could see are forgotten. */
+export function closeSnapshot(snapshot: number): void {
+  const count = openSnapshotStarts.get(snapshot);
+  if (count === undefined) return;
+  if (count > 1) openSnapshotStarts.set(snapshot, count - 1);
+  else openSnapshotStarts.delete(snapshot);
+  openSnapshots -= 1;
+  const oldest = Math.min(...openSnapshotStarts.keys());
+  for (const collection of collectionsWithHistory) {
+    if (openSnapshots === 0) collection.history = undefined;
+    else collection.pruneHistory(oldest);
+    if (!collection.history) collectionsWithHistory.delete(collection);
+  }
 }
 
 export const ID_INDEX_SPEC: IndexSpec = { v: 2, key: { _id: 1 }, name: '_id_' };
@@ -32,12 +75,16 @@ export const ID_INDEX_SPEC: IndexSpec = { v: 2, key: { _id: 1 }, name: '_id_' };
 /**
  * The documents of one collection, keyed by their `_id` (as a value key), in insertion order,
  * with the indexes kept in step. Stored documents are never mutated: an update stores a new
- * object, which lets cursors, transactions' undo log and indexes hold plain references.
+ * object, which lets cursors, transactions' write sets and snapshots and indexes hold plain references.
  */
 export class Collection {
   readonly uuid = new UUID();
   readonly documents = new Map<string, Document>();
   readonly indexes = new Map<string, CollectionIndex>();
+  /** Versions replaced while a transaction snapshot was open, oldest first, by document key. */
+  history: Map<string, ReplacedVersion[]> | undefined;
+  /** Documents an open transaction has written but not committed, with that transaction. */
+  pendingWriters: Map<string, PendingWriter> | undefined;
 
   constructor(
     readonly database: string,
@@ -59,26 +106,27 @@ export class Collection {
     return valueKey(document._id);
   }
 
-  insert(document: Document, journal?: WriteJournal): void {
+  insert(document: Document, _journal?: WriteJournal): void {
     const documentKey = Collection.documentKey(document);
+    if (this.pendingWriters !== undefined) this.pendingWriters.get(documentKey)?.abortForConflict();
     const indexes = [...this.indexes.values()];
     const keys = indexes.map((index) => index.keysOf(document));
     this.assertNoConflict(indexes, keys, undefined);
-    journal?.recordDocumentChange(this, documentKey, undefined);
     writtenAt.set(document, ++writeSequence);
+    if (openSnapshots > 0) this.remember(documentKey, undefined);
     this.documents.set(documentKey, document);
     indexes.forEach((index, i) => index.addKeys(keys[i], documentKey));
   }
 
-  replace(documentKey: string, next: Document, journal?: WriteJournal): void {
+  replace(documentKey: string, next: Document, _journal?: WriteJournal): void {
     const previous = this.documents.get(documentKey);
     if (!previous) throw new CommandError(ErrorCode.InternalError, `document ${documentKey} vanished during an update`);
-    journal?.assertCanModify(this, documentKey, previous);
+    if (this.pendingWriters !== undefined) this.pendingWriters.get(documentKey)?.abortForConflict();
     const indexes = [...this.indexes.values()];
     const nextKeys = indexes.map((index) => index.keysOf(next));
     this.assertNoConflict(indexes, nextKeys, documentKey);
-    journal?.recordDocumentChange(this, documentKey, previous);
     writtenAt.set(next, ++writeSequence);
+    if (openSnapshots > 0) this.remember(documentKey, previous);
     indexes.forEach((index, i) => {
       const previousKeys = index.keysOf(previous);
       if (sameIndexKeys(previousKeys, nextKeys[i])) return;
@@ -88,28 +136,118 @@ export class Collection {
     this.documents.set(documentKey, next);
   }
 
-  delete(documentKey: string, journal?: WriteJournal): void {
+  delete(documentKey: string, _journal?: WriteJournal): void {
     const previous = this.documents.get(documentKey);
     if (!previous) return;
-    journal?.assertCanModify(this, documentKey, previous);
-    journal?.recordDocumentChange(this, documentKey, previous);
+    if (this.pendingWriters !== undefined) this.pendingWriters.get(documentKey)?.abortForConflict();
+    if (openSnapshots > 0) {
+      ++writeSequence;
+      this.remember(documentKey, previous);
+    }
     for (const index of this.indexes.values()) index.remove(previous, documentKey);
     this.documents.delete(documentKey);
   }
 
-  /** Puts back a before-image during a rollback; no uniqueness checks, the image was valid. */
-  restore(documentKey: string, before: Document | undefined): void {
+  /** Keeps the version a committed write replaces, for snapshots opened before that write. */
+  private remember(documentKey: string, before: Document | undefined): void {
+    if (!this.history) {
+      this.history = new Map();
+      collectionsWithHistory.add(this);
+    }
+    const versions = this.history.get(documentKey);
+    const entry = { before, replacedAt: writeSequence };
+    if (versions) versions.push(entry);
+    else this.history.set(documentKey, [entry]);
+  }
+
+  /** Forgets versions no open snapshot can see any more (replaced at or before the oldest snapshot). */
+  pruneHistory(oldestSnapshot: number): void {
+    if (!this.history) return;
+    for (const [documentKey, versions] of this.history) {
+      const kept = versions.filter((version) => version.replacedAt > oldestSnapshot);
+      if (kept.length === 0) this.history.delete(documentKey);
+      else if (kept.length !== versions.length) this.history.set(documentKey, kept);
+    }
+    if (this.history.size === 0) this.history = undefined;
+  }
+
+  /** The document as a snapshot taken at `snapshot` sees it (undefined: absent then). */
+  versionAt(documentKey: string, snapshot: number): Document | undefined {
+    const versions = this.history?.get(documentKey);
+    if (versions) for (const version of versions) if (version.replacedAt > snapshot) return version.before;
+    return this.documents.get(documentKey);
+  }
+
+  /** Whether a committed write changed (inserted, replaced or deleted) the document after `snapshot`. */
+  changedSince(documentKey: string, snapshot: number): boolean {
+    const versions = this.history?.get(documentKey);
+    if (versions && versions[versions.length - 1].replacedAt > snapshot) return true;
     const current = this.documents.get(documentKey);
-    if (current) {
-      for (const index of this.indexes.values()) index.remove(current, documentKey);
-      this.documents.delete(documentKey);
+    return current !== undefined && writeSequenceOf(current) > snapshot;
+  }
+
+  /**
+   * The duplicate-key error `document` would cause in a unique index, counting the committed
+   * documents except `ownKey` and those `overridden` (a transaction's own writes replace them),
+   * plus `extra` documents (a transaction's own uncommitted writes).
+   */
+  uniqueConflict(
+    index: CollectionIndex,
+    document: Document,
+    ownKey: string,
+    overridden: ReadonlyMap<string, unknown> | undefined,
+    extra: Iterable<[string, Document | null]>,
+  ): CommandError | undefined {
+    if (!index.unique) return undefined;
+    const keys = index.keysOf(document);
+    if (!keys) return undefined;
+    const probe = new CollectionIndex(index.spec);
+    for (const value of keys.leading) {
+      for (const owner of index.lookupEqual(value)) {
+        if (owner === ownKey || overridden?.has(owner)) continue;
+        const committed = this.documents.get(owner);
+        if (committed) probe.add(committed, owner);
+      }
     }
-    if (before) {
-      // Restored versions count as new writes: anyone who read the rolled-back version must conflict.
-      writtenAt.set(before, ++writeSequence);
-      this.documents.set(documentKey, before);
-      for (const index of this.indexes.values()) index.add(before, documentKey);
+    for (const [owner, written] of extra) if (written && owner !== ownKey) probe.add(written, owner);
+    return probe.conflictFor(keys, ownKey, this.namespace);
+  }
+
+  /**
+   * Applies a committed transaction's writes (document key → new version, or null for a delete)
+   * in one step. Call `uniqueConflictOnCommit` first: this does not check uniqueness.
+   */
+  applyCommitted(writes: ReadonlyMap<string, Document | null>): void {
+    const indexes = [...this.indexes.values()];
+    for (const [documentKey, next] of writes) {
+      const previous = this.documents.get(documentKey);
+      if ((previous ?? null) === next) continue;
+      ++writeSequence;
+      if (openSnapshots > 0) this.remember(documentKey, previous);
+      if (previous) for (const index of indexes) index.remove(previous, documentKey);
+      if (next) writtenAt.set(next, writeSequence);
     }
+    for (const [documentKey, next] of writes) {
+      const previous = this.documents.get(documentKey);
+      if ((previous ?? null) === next) continue;
+      if (next) {
+        for (const index of indexes) index.add(next, documentKey);
+        this.documents.set(documentKey, next);
+      } else this.documents.delete(documentKey);
+    }
+  }
+
+  /** The duplicate key a transaction's writes would now cause against committed documents, if any. */
+  uniqueConflictOnCommit(writes: ReadonlyMap<string, Document | null>): CommandError | undefined {
+    for (const index of this.indexes.values()) {
+      if (!index.unique) continue;
+      for (const [documentKey, next] of writes) {
+        if (!next) continue;
+        const conflict = this.uniqueConflict(index, next, documentKey, writes, writes);
+        if (conflict) return conflict;
+      }
+    }
+    return undefined;
   }
 
   /** Builds an index over the existing documents; fails like MongoDB when a unique build meets duplicates. */

@@ -1,4 +1,5 @@
 import type { Document } from 'bson';
+import type { ClusterClock } from './cluster-time';
 import type { WriteJournal } from './collection';
 import type { CursorRegistry } from './cursors';
 import type { EmbeddedLogger } from './logger';
@@ -15,7 +16,15 @@ export interface EngineState {
   /** The `host:port` clients reach the engine at. */
   readonly address: () => string;
   readonly openConnections: () => number;
+  /** What the engine presents itself as (see README.md, Topology). */
+  readonly topology: EngineTopology;
 }
+
+/**
+ * `replicaSet`: a single-node replica set named `setName`, with a logical clock (`operationTime`,
+ * `$clusterTime`) and transactions. `standalone`: a standalone mongod, which refuses transactions.
+ */
+export type EngineTopology = { kind: 'replicaSet'; setName: string; clock: ClusterClock } | { kind: 'standalone' };
 
 /** What a handler receives for one command. */
 export interface CommandContext {
@@ -27,7 +36,7 @@ export interface CommandContext {
   readonly connectionId: number;
   /** The open transaction the command belongs to, if it carries `autocommit: false`. */
   readonly transaction: Transaction | undefined;
-  /** Call before changing data: inside a transaction it takes the write lock and returns the undo journal. */
+  /** Call before changing data: inside a transaction it returns the transaction (writes stay in its write set until commit). */
   beginWrite(): Promise<WriteJournal | undefined>;
 }
 

@@ -2,6 +2,7 @@ import type { Document } from 'bson';
 import { isPlainObject } from './bson-values';
 import type { CommandContext, CommandHandler, EngineState } from './command-context';
 import { aggregateCommands } from './commands/aggregate-command';
+import { assertSupportedCommandOptions, unsatisfiedWriteConcern } from './commands/arguments';
 import { collectionCommands } from './commands/collection-commands';
 import { findAndModifyCommands } from './commands/find-and-modify';
 import { handshakeCommands } from './commands/handshake';
@@ -26,12 +27,19 @@ const handlers = new Map<string, CommandHandler>(
   }),
 );
 
+/** Commands MongoDB runs inside a multi-document transaction; any other answers OperationNotSupportedInTransaction (263). */
+const TRANSACTION_COMMANDS = new Set([
+  'find', 'getMore', 'killCursors', 'aggregate', 'distinct', 'insert', 'update', 'delete', 'findAndModify', 'findandmodify',
+  'create', 'createIndexes', 'hello', 'isMaster', 'ismaster', 'buildInfo', 'buildinfo', 'connectionStatus', 'ping', 'listCommands',
+]);
+
 function transactionOf(engine: EngineState, name: string, body: Document): Transaction | undefined {
   if (body.autocommit !== false || name === 'commitTransaction' || name === 'abortTransaction') return undefined;
   const sessionKey = sessionKeyOf(body.lsid);
   if (sessionKey === undefined || body.txnNumber === undefined) {
     throw new CommandError(ErrorCode.InvalidOptions, "'autocommit' is only valid with a logical session id and a txnNumber");
   }
+  if (!TRANSACTION_COMMANDS.has(name)) throw new CommandError(263, `Cannot run '${name}' in a multi-document transaction.`);
   return engine.transactions.resolve(sessionKey, Number(body.txnNumber), body.startTransaction === true);
 }
 
@@ -48,21 +56,25 @@ export async function runCommand(engine: EngineState, database: string, body: Do
     name = Object.keys(body)[0];
     const handler = handlers.get(name);
     if (!handler) throw commandNotFound(name);
+    if (engine.topology.kind === 'standalone' && body.txnNumber !== undefined) {
+      // As a standalone mongod: no transactions, and no retryable writes either.
+      throw new CommandError(ErrorCode.IllegalOperation, 'Transaction numbers are only allowed on a replica set member or mongos');
+    }
     transaction = transactionOf(engine, name, body);
+    assertSupportedCommandOptions(body, transaction !== undefined);
     const activeTransaction = transaction;
     const context: CommandContext = {
-      engine,
+      // Inside a transaction every collection is seen through the transaction's snapshot view.
+      engine: activeTransaction ? { ...engine, storage: activeTransaction.storage } : engine,
       body,
       database,
       connectionId,
       transaction,
-      beginWrite: async () => {
-        if (!activeTransaction) return undefined;
-        await engine.transactions.acquireWriteLock(activeTransaction, database);
-        return activeTransaction;
-      },
+      beginWrite: async () => activeTransaction,
     };
     const reply = await handler(context);
+    const writeConcernError = unsatisfiedWriteConcern(body);
+    if (writeConcernError && reply.ok !== 0) reply.writeConcernError = writeConcernError;
     if (transaction && Array.isArray(reply.writeErrors) && reply.writeErrors.length > 0) engine.transactions.abortAfterError(transaction);
     return reply;
   } catch (error) {

@@ -24,6 +24,7 @@ export const ErrorCode = {
   CommandNotSupported: 115,
   NoSuchTransaction: 251,
   TransactionCommitted: 256,
+  BSONObjectTooLarge: 10334,
   DuplicateKey: 11000,
   UnrecognizedPipelineStage: 40324,
 } as const;
@@ -73,9 +74,22 @@ export function unsupportedFeature(what: string): CommandError {
  * bugs, library errors) become code 1 InternalError, or BadValue when they come from mingo's
  * parsing of a query, update or pipeline the client sent.
  */
+/** mingo's "unknown operator" errors (a plain Error) as MongoDB words them: BadValue (2). */
+export function unknownOperatorError(message: string): CommandError | undefined {
+  const fieldLevel = /^unknown (?:query )?operator:? (\$\S+)/.exec(message);
+  if (fieldLevel) return new CommandError(ErrorCode.BadValue, `unknown operator: ${fieldLevel[1]}`);
+  const topLevel = /^unknown top level operator:? (\$[^\s.]+)/.exec(message);
+  if (topLevel) {
+    return new CommandError(ErrorCode.BadValue, `unknown top level operator: ${topLevel[1]}. If you have a field name that starts with a '$' symbol, consider using $getField or $setField.`);
+  }
+  return undefined;
+}
+
 export function toCommandError(error: unknown): CommandError {
   if (error instanceof CommandError) return error;
   const message = error instanceof Error ? error.message : String(error);
+  const unknownOperator = unknownOperatorError(message);
+  if (unknownOperator) return unknownOperator;
   if (error instanceof Error && (error.name === 'MingoError' || error.constructor.name === 'MingoError')) return new CommandError(ErrorCode.BadValue, message);
   if (error instanceof Error && /^BSON/.test(error.name)) return new CommandError(ErrorCode.BadValue, message);
   return new CommandError(ErrorCode.InternalError, message);

@@ -1,4 +1,5 @@
-import type { EngineState } from './command-context';
+import { ClusterClock } from './cluster-time';
+import type { EngineState, EngineTopology } from './command-context';
 import { CursorRegistry } from './cursors';
 import { silentLogger, type EmbeddedLogger } from './logger';
 import { listenForClients } from './server';
@@ -13,6 +14,10 @@ export interface EmbeddedMongo {
   /** `mongodb://<host>:<port>` without a database path; append `/<dbname>`. */
   uri: string;
   port: number;
+  /** `replicaSet` or `standalone` (see EmbeddedMongoOptions.topology). */
+  topology: 'replicaSet' | 'standalone';
+  /** The replica set's name, with the replicaSet topology: `${uri}/db?replicaSet=${replicaSetName}` works. */
+  replicaSetName: string | undefined;
   /** Closes the listening socket and every client socket, so the process can exit. */
   stop(): Promise<void>;
 }
@@ -26,7 +31,18 @@ export interface EmbeddedMongoOptions {
   logger?: EmbeddedLogger;
   /** How often expired documents of TTL indexes are removed (default 60,000 ms, as MongoDB). */
   ttlMonitorIntervalMs?: number;
+  /**
+   * `replicaSet` (default): a single-node replica set, as production runs MongoDB, so transactions,
+   * causally consistent sessions and `?replicaSet=<replicaSetName>` URIs work. `standalone`: a
+   * standalone mongod, which refuses transactions (code 20), to test code meant to run on one.
+   */
+  topology?: 'replicaSet' | 'standalone';
+  /** The replica set's name (default `rs0`); only with the `replicaSet` topology. */
+  replicaSetName?: string;
 }
+
+/** The replica set name the engine answers with unless told otherwise. */
+export const DEFAULT_REPLICA_SET_NAME = 'rs0';
 
 /**
  * Starts the in-process MongoDB-compatible development engine (in-memory data, MongoDB wire
@@ -34,6 +50,7 @@ export interface EmbeddedMongoOptions {
  */
 export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Promise<EmbeddedMongo> {
   const host = options.host ?? '127.0.0.1';
+  const topology = topologyOf(options);
   const storage = new Storage();
   const cursors = new CursorRegistry();
   let port = options.port ?? 0;
@@ -44,8 +61,10 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
     transactions: new TransactionManager(storage),
     logger: options.logger ?? silentLogger,
     startedAt: new Date(),
-    address: () => `${host}:${port}`,
+    // The address hello advertises (`me`, `hosts`): the one a local client dials.
+    address: () => `${clientHost(host)}:${port}`,
     openConnections: () => connections(),
+    topology,
   };
   const server = await listenForClients(engine, host, port).catch((error: unknown) => {
     cursors.closeAll();
@@ -58,6 +77,8 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
   return {
     uri: `mongodb://${clientHost(host)}:${port}`,
     port,
+    topology: topology.kind,
+    replicaSetName: topology.kind === 'replicaSet' ? topology.setName : undefined,
     stop: () => {
       stopTtlMonitor();
       stopped ??= server.close().then(() => {
@@ -67,6 +88,18 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
       return stopped;
     },
   };
+}
+
+function topologyOf(options: EmbeddedMongoOptions): EngineTopology {
+  const kind = options.topology ?? 'replicaSet';
+  if (kind === 'standalone') {
+    if (options.replicaSetName !== undefined) throw new Error('replicaSetName is only valid with the replicaSet topology');
+    return { kind };
+  }
+  if (kind !== 'replicaSet') throw new Error(`unknown topology "${String(kind)}": use 'replicaSet' or 'standalone'`);
+  const setName = options.replicaSetName ?? DEFAULT_REPLICA_SET_NAME;
+  if (!/^[A-Za-z0-9_-]+$/.test(setName)) throw new Error(`invalid replica set name "${setName}"`);
+  return { kind, setName, clock: new ClusterClock() };
 }
 
 /** The address a local client dials for a listening interface (a wildcard one is reached on loopback). */

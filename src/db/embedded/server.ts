@@ -95,15 +95,33 @@ class ClientConnection {
     if (request.kind === 'query') {
       const database = request.namespace.split('.')[0];
       const reply = request.namespace.endsWith('.$cmd')
-        ? await runCommand(this.engine, database, request.command, this.id)
+        ? await this.run(database, request.command)
         : { $err: 'legacy OP_QUERY reads are not supported', code: ErrorCode.CommandNotSupported, ok: 0 };
       this.write(encodeLegacyReply(this.nextRequestId(), request.header.requestId, reply, reply.ok === 0 && '$err' in reply));
       return;
     }
     const database = typeof request.command.$db === 'string' ? request.command.$db : 'admin';
-    const reply: Document = await runCommand(this.engine, database, request.command, this.id);
+    const reply: Document = await this.run(database, request.command);
     if (request.moreToCome) return;
     this.write(encodeMsgReply(this.nextRequestId(), request.header.requestId, reply));
+  }
+
+  /**
+   * Runs a command; as a replica-set member, first takes in the client's `$clusterTime` and checks a
+   * read concern's `afterClusterTime`, then stamps the reply, errors included, with the
+   * `operationTime` and `$clusterTime` every MongoDB replica-set reply carries.
+   */
+  private async run(database: string, command: Document): Promise<Document> {
+    const { topology } = this.engine;
+    if (topology.kind !== 'replicaSet') return runCommand(this.engine, database, command, this.id);
+    let reply: Document;
+    try {
+      topology.clock.receive(command);
+      reply = await runCommand(this.engine, database, command, this.id);
+    } catch (error) {
+      reply = errorReply(error);
+    }
+    return { ...reply, operationTime: topology.clock.tick(), $clusterTime: topology.clock.gossip() };
   }
 
   private write(buffer: Buffer): void {

@@ -38,8 +38,8 @@ function isSimpleScalar(value: unknown): boolean {
   if (value === null || value === undefined || Array.isArray(value) || value instanceof RegExp || isPlainObject(value)) return false;
   if (typeof value === 'number' && Number.isNaN(value)) return false;
   const rank = typeRank(value);
-  // numbers, strings, ObjectId, booleans, dates
-  return rank === 3 || rank === 4 || rank === 8 || rank === 9 || rank === 10;
+  // numbers, strings, BinData, ObjectId, booleans, dates
+  return rank === 3 || rank === 4 || rank === 7 || rank === 8 || rank === 9 || rank === 10;
 }
 
 function compileCondition(condition: unknown): ValuePredicate | undefined {

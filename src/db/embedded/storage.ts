@@ -35,6 +35,7 @@ export class Storage {
     const collections = this.databases.get(database);
     const existing = collections?.get(name);
     if (!collections || !existing || (only && existing !== only)) return false;
+    abortPendingWriters(existing);
     collections.delete(name);
     if (collections.size === 0) this.databases.delete(database);
     return true;
@@ -50,6 +51,7 @@ export class Storage {
   }
 
   dropDatabase(database: string): boolean {
+    for (const collection of this.databases.get(database)?.values() ?? []) abortPendingWriters(collection);
     return this.databases.delete(database);
   }
 
@@ -60,6 +62,11 @@ export class Storage {
   listDatabases(): string[] {
     return [...this.databases.keys()].filter((name) => (this.databases.get(name)?.size ?? 0) > 0);
   }
+}
+
+/** A dropped collection's open transactions cannot commit into it: they abort (WriteConflict on their next statement). */
+function abortPendingWriters(collection: Collection): void {
+  for (const writer of new Set(collection.pendingWriters?.values() ?? [])) writer.abortForConflict();
 }
 
 function assertValidCollectionName(database: string, name: string): void {

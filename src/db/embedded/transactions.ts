@@ -1,36 +1,37 @@
-import type { Document } from 'bson';
-import { currentWriteSequence, writeSequenceOf, type Collection, type WriteJournal } from './collection';
+import { UUID, type Document } from 'bson';
+import { Collection, closeSnapshot, openSnapshot, type PendingWriter, type WriteJournal } from './collection';
 import { CommandError, ErrorCode } from './errors';
-import type { Storage } from './storage';
+import { CollectionIndex } from './indexes';
+import { Storage } from './storage';
 
 /**
- * Multi-document transactions with one writer at a time.
+ * Multi-document transactions with snapshot isolation and per-document write conflicts, as
+ * MongoDB gives them.
  *
- * A transaction takes its database's write lock at its first write there and keeps it until
- * commit or abort; every change it makes is applied to the live data at once and its before-image is kept
- * in an undo log, which abort replays backwards. A second transaction that wants to write waits a
- * short while for the lock, then fails with WriteConflict (112) labelled
- * TransientTransactionError, which makes the driver's `withTransaction` retry it. As in MongoDB
- * (first writer wins), a transaction that changes a document someone else wrote after the
- * transaction started also fails with that retryable WriteConflict, so read-modify-write
- * transactions do not lose updates.
- *
- * Isolation this does NOT give (unlike MongoDB's snapshot isolation):
- * - Reads outside the transaction, and reads of other transactions, see its uncommitted writes
- *   (read uncommitted), and may see them disappear if it aborts.
- * - Reads inside a transaction see other sessions' committed or non-transactional writes made
- *   after it started (no snapshot): repeatable reads are not guaranteed. Only documents the
- *   transaction then writes are checked for conflicts (as in MongoDB, write skew is possible).
- * - Writes outside any transaction are never blocked by the lock. If such a write changes a
- *   document the open transaction also changed and the transaction then aborts, the abort puts
- *   back the transaction's before-image and that outside write is lost.
- * - A transaction that has not written yet holds no lock, so two transactions can both read and
- *   decide; only their writes are serialised.
+ * - **Private writes.** A transaction's writes go to its own write set (per collection: document
+ *   key → new version, or null for a delete) and never touch the committed data until commit,
+ *   which applies them all in one synchronous step (atomic to every reader). Abort drops them.
+ *   Reads outside the transaction see committed data only.
+ * - **Snapshot reads.** A transaction reads the committed data as of its start, overlaid with its
+ *   own writes. While any transaction is open, every committed write keeps the version it
+ *   replaced (`Collection.history`), pruned as the oldest open transaction ends.
+ * - **First writer wins.** A transaction that writes a document another open transaction has
+ *   written, or one committed by someone else after it started, fails at once with WriteConflict
+ *   (112) labelled TransientTransactionError (and is aborted), which `withTransaction` retries.
+ *   The same holds for a unique index key another open transaction has written.
+ * - **Writes outside transactions.** MongoDB makes a write outside any transaction that meets a
+ *   document an open transaction has written wait until that transaction ends. Here commands run
+ *   without yielding mid-statement, so the outside write goes ahead and the open transaction is
+ *   aborted instead: its next statement fails with WriteConflict and its commit with
+ *   NoSuchTransaction, both labelled TransientTransactionError, so `withTransaction` retries it
+ *   on top of the outside write. Either way no update is lost and the outcome is serialisable.
+ * - A unique key committed by someone else after a transaction wrote the same key makes the
+ *   commit fail with a retryable WriteConflict (the transaction is aborted).
+ * - Collections a transaction creates exist (empty) for everyone at once, as the engine has no
+ *   uncommitted catalog; an abort drops them again if still empty.
  */
 
 const transientLabel = { errorLabels: ['TransientTransactionError'] };
-
-const LOCK_WAIT_MS = 500;
 
 function writeConflict(): CommandError {
   return new CommandError(
@@ -44,61 +45,330 @@ const TRANSACTION_LIFETIME_MS = 60_000;
 
 type TransactionState = 'active' | 'committed' | 'aborted';
 
-export class Transaction implements WriteJournal {
+/** Document key → the transaction's version of it (null: deleted by the transaction). */
+type WriteSet = Map<string, Document | null>;
+
+export class Transaction implements WriteJournal, PendingWriter {
   state: TransactionState = 'active';
-  private readonly changes: Array<{ collection: Collection; documentKey: string; before: Document | undefined }> = [];
-  private readonly recorded = new Set<string>();
-  private readonly createdCollections: Collection[] = [];
+  /** Set when an outside write to a document this transaction wrote aborted it. */
+  abortedByConflict = false;
+  /** Committed writes numbered above this happened after the transaction started: it does not see them. */
+  readonly snapshot = openSnapshot();
+  readonly writes = new Map<Collection, WriteSet>();
+  readonly createdCollections: Collection[] = [];
   timer: NodeJS.Timeout | undefined;
-  /** Databases whose write lock this transaction holds. */
-  readonly lockedDatabases = new Set<string>();
-  /** Writes numbered above this happened after the transaction started. */
-  private readonly startedAfter = currentWriteSequence();
+  /** The storage commands of this transaction see: committed data as of its start plus its own writes. */
+  readonly storage: TransactionStorage;
+  private readonly views = new Map<Collection, TransactionCollection>();
 
   constructor(
     readonly sessionKey: string,
     readonly txnNumber: number,
-  ) {}
-
-  assertCanModify(collection: Collection, documentKey: string, current: Document): void {
-    if (this.recorded.has(this.recordKey(collection, documentKey))) return;
-    if (writeSequenceOf(current) > this.startedAfter) throw writeConflict();
+    liveStorage: Storage,
+    private readonly onConflict: (transaction: Transaction) => void,
+  ) {
+    this.storage = new TransactionStorage(liveStorage, this);
   }
 
-  recordDocumentChange(collection: Collection, documentKey: string, before: Document | undefined): void {
-    const recordKey = this.recordKey(collection, documentKey);
-    if (this.recorded.has(recordKey)) return;
-    this.recorded.add(recordKey);
-    this.changes.push({ collection, documentKey, before });
+  viewOf(collection: Collection): TransactionCollection {
+    let view = this.views.get(collection);
+    if (!view) this.views.set(collection, (view = new TransactionCollection(collection, this)));
+    return view;
   }
 
   recordCollectionCreated(collection: Collection): void {
     this.createdCollections.push(collection);
   }
 
-  private recordKey(collection: Collection, documentKey: string): string {
-    return `${collection.uuid.toHexString()}|${documentKey}`;
+  abortForConflict(): void {
+    this.onConflict(this);
   }
 
-  rollback(storage: Storage): void {
-    for (let i = this.changes.length - 1; i >= 0; i -= 1) {
-      const { collection, documentKey, before } = this.changes[i];
-      collection.restore(documentKey, before);
+  /** Checks that the transaction may write the document (first writer wins), else throws WriteConflict. */
+  claim(collection: Collection, documentKey: string): void {
+    if (this.writes.get(collection)?.has(documentKey)) return;
+    const holder = collection.pendingWriters?.get(documentKey);
+    if (holder !== undefined && holder !== this) throw writeConflict();
+    if (collection.changedSince(documentKey, this.snapshot)) throw writeConflict();
+  }
+
+  /** Records the transaction's new version of a document (null: deleted). */
+  write(collection: Collection, documentKey: string, next: Document | null): void {
+    let writes = this.writes.get(collection);
+    if (!writes) this.writes.set(collection, (writes = new Map()));
+    writes.set(documentKey, next);
+    (collection.pendingWriters ??= new Map()).set(documentKey, this);
+  }
+
+  /** Forgets the write set and hands the documents back to other writers. */
+  release(storage: Storage, dropCreated: boolean): void {
+    for (const [collection, writes] of this.writes) {
+      const pending = collection.pendingWriters;
+      if (!pending) continue;
+      for (const documentKey of writes.keys()) if (pending.get(documentKey) === this) pending.delete(documentKey);
+      if (pending.size === 0) collection.pendingWriters = undefined;
     }
-    for (const collection of this.createdCollections.reverse()) {
-      if (collection.size === 0) storage.dropCollection(collection.database, collection.name, collection);
+    this.writes.clear();
+    this.views.clear();
+    if (dropCreated) {
+      for (const collection of this.createdCollections.reverse()) {
+        if (collection.size === 0) storage.dropCollection(collection.database, collection.name, collection);
+      }
     }
-    this.changes.length = 0;
+  }
+
+  /** The error the commit would meet (a unique key taken by a write committed meanwhile), if any. */
+  commitConflict(): CommandError | undefined {
+    for (const [collection, writes] of this.writes) {
+      if (collection.uniqueConflictOnCommit(writes)) return writeConflict();
+    }
+    return undefined;
+  }
+
+  applyWrites(): void {
+    for (const [collection, writes] of this.writes) collection.applyCommitted(writes);
   }
 }
 
+/**
+ * The documents a transaction sees in one collection: the committed version as of its snapshot,
+ * or its own write. A Map (the type commands and the planner use) that stores nothing itself.
+ */
+class SnapshotDocuments extends Map<string, Document> {
+  constructor(
+    private readonly base: Collection,
+    private readonly transaction: Transaction,
+  ) {
+    super();
+  }
+
+  override get(documentKey: string): Document | undefined {
+    const writes = this.transaction.writes.get(this.base);
+    if (writes?.has(documentKey)) return writes.get(documentKey) ?? undefined;
+    return this.base.versionAt(documentKey, this.transaction.snapshot);
+  }
+
+  override has(documentKey: string): boolean {
+    return this.get(documentKey) !== undefined;
+  }
+
+  override get size(): number {
+    let count = 0;
+    for (const _ of this.entries()) count += 1;
+    return count;
+  }
+
+  override *entries(): MapIterator<[string, Document]> {
+    const { base, transaction } = this;
+    const writes = transaction.writes.get(base);
+    const history = base.history;
+    if (!writes && !history) {
+      yield* base.documents.entries();
+      return;
+    }
+    for (const [documentKey, committed] of base.documents) {
+      if (writes?.has(documentKey)) {
+        const own = writes.get(documentKey);
+        if (own) yield [documentKey, own];
+        continue;
+      }
+      const visible = history?.has(documentKey) ? base.versionAt(documentKey, transaction.snapshot) : committed;
+      if (visible) yield [documentKey, visible];
+    }
+    // Documents deleted since the snapshot, then the transaction's own inserts.
+    if (history) {
+      for (const documentKey of history.keys()) {
+        if (base.documents.has(documentKey) || writes?.has(documentKey)) continue;
+        const visible = base.versionAt(documentKey, transaction.snapshot);
+        if (visible) yield [documentKey, visible];
+      }
+    }
+    if (writes) for (const [documentKey, own] of writes) if (own && !base.documents.has(documentKey)) yield [documentKey, own];
+  }
+
+  override *values(): MapIterator<Document> {
+    for (const [, document] of this.entries()) yield document;
+  }
+
+  override *keys(): MapIterator<string> {
+    for (const [documentKey] of this.entries()) yield documentKey;
+  }
+
+  override [Symbol.iterator](): MapIterator<[string, Document]> {
+    return this.entries();
+  }
+
+  override forEach(callback: (value: Document, key: string, map: Map<string, Document>) => void, thisArg?: unknown): void {
+    for (const [documentKey, document] of this.entries()) callback.call(thisArg, document, documentKey, this);
+  }
+}
+
+/**
+ * An index of the committed collection as a transaction's planner sees it: lookups answer the
+ * committed keys plus every document the transaction wrote or that changed since a snapshot, a
+ * superset the planner's full filter then narrows (on the transaction's versions).
+ */
+function snapshotIndex(index: CollectionIndex, base: Collection, transaction: Transaction): CollectionIndex {
+  const withChanged = (keys: Iterable<string>): Iterable<string> => {
+    const writes = transaction.writes.get(base);
+    if (!writes && !base.history) return keys;
+    const all = new Set(keys);
+    for (const documentKey of writes?.keys() ?? []) all.add(documentKey);
+    for (const documentKey of base.history?.keys() ?? []) all.add(documentKey);
+    return all;
+  };
+  return new Proxy(index, {
+    get(target, property) {
+      if (property === 'lookupEqual') return (value: unknown) => withChanged(target.lookupEqual(value));
+      if (property === 'lookupRange') {
+        return (...range: Parameters<CollectionIndex['lookupRange']>) => withChanged(target.lookupRange(...range));
+      }
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+/** A committed collection as one transaction sees and changes it. */
+export class TransactionCollection extends Collection {
+  private readonly indexViews = new WeakMap<CollectionIndex, CollectionIndex>();
+
+  constructor(
+    readonly base: Collection,
+    private readonly transaction: Transaction,
+  ) {
+    super(base.database, base.name, base.options);
+    const self = this as unknown as { uuid: UUID; documents: Map<string, Document> };
+    self.uuid = base.uuid;
+    self.documents = new SnapshotDocuments(base, transaction);
+    Object.defineProperty(this, 'indexes', { get: () => this.indexView() });
+  }
+
+  private indexView(): Map<string, CollectionIndex> {
+    const view = new Map<string, CollectionIndex>();
+    for (const [name, index] of this.base.indexes) {
+      let wrapped = this.indexViews.get(index);
+      if (!wrapped) this.indexViews.set(index, (wrapped = snapshotIndex(index, this.base, this.transaction)));
+      view.set(name, wrapped);
+    }
+    return view;
+  }
+
+  override insert(document: Document): void {
+    const documentKey = Collection.documentKey(document);
+    this.transaction.claim(this.base, documentKey);
+    if (this.documents.get(documentKey) !== undefined) {
+      throw this.base.uniqueConflict(this.base.indexes.get('_id_')!, document, '', undefined, [[documentKey, document]])!;
+    }
+    this.assertUnique(document, documentKey);
+    this.transaction.write(this.base, documentKey, document);
+  }
+
+  override replace(documentKey: string, next: Document): void {
+    if (this.documents.get(documentKey) === undefined) {
+      throw new CommandError(ErrorCode.InternalError, `document ${documentKey} vanished during an update`);
+    }
+    this.transaction.claim(this.base, documentKey);
+    this.assertUnique(next, documentKey);
+    this.transaction.write(this.base, documentKey, next);
+  }
+
+  override delete(documentKey: string): void {
+    if (this.documents.get(documentKey) === undefined) return;
+    this.transaction.claim(this.base, documentKey);
+    this.transaction.write(this.base, documentKey, null);
+  }
+
+  override createIndex(spec: Parameters<Collection['createIndex']>[0]): void {
+    this.base.createIndex(spec);
+  }
+
+  override dropIndex(name: string): void {
+    this.base.dropIndex(name);
+  }
+
+  /**
+   * Unique keys: a duplicate among the committed documents (less those this transaction
+   * rewrote) or its own writes is DuplicateKey; one among another open transaction's writes is
+   * a WriteConflict (that transaction wrote the key first).
+   */
+  private assertUnique(document: Document, documentKey: string): void {
+    const own = this.transaction.writes.get(this.base);
+    for (const index of this.base.indexes.values()) {
+      if (!index.unique) continue;
+      const duplicate = this.base.uniqueConflict(index, document, documentKey, own, own ?? []);
+      if (duplicate) throw duplicate;
+    }
+    const pending = this.base.pendingWriters;
+    if (!pending) return;
+    const others = new Map<PendingWriter, Array<[string, Document | null]>>();
+    for (const [pendingKey, writer] of pending) {
+      if (writer === this.transaction || !(writer instanceof Transaction)) continue;
+      const written = writer.writes.get(this.base)?.get(pendingKey) ?? null;
+      let list = others.get(writer);
+      if (!list) others.set(writer, (list = []));
+      list.push([pendingKey, written]);
+    }
+    for (const written of others.values()) {
+      for (const index of this.base.indexes.values()) {
+        if (!index.unique) continue;
+        const keys = index.keysOf(document);
+        if (!keys) continue;
+        const probe = new CollectionIndex(index.spec);
+        for (const [pendingKey, version] of written) if (version && pendingKey !== documentKey) probe.add(version, pendingKey);
+        if (probe.conflictFor(keys, documentKey, this.namespace)) throw writeConflict();
+      }
+    }
+  }
+}
+
+/** The engine's storage as one transaction sees it: every collection through the transaction's view. */
+class TransactionStorage extends Storage {
+  constructor(
+    private readonly live: Storage,
+    private readonly transaction: Transaction,
+  ) {
+    super();
+  }
+
+  override getCollection(database: string, name: string): Collection | undefined {
+    const collection = this.live.getCollection(database, name);
+    return collection && this.transaction.viewOf(collection);
+  }
+
+  override ensureCollection(database: string, name: string): Collection {
+    return this.transaction.viewOf(this.live.ensureCollection(database, name, this.transaction));
+  }
+
+  override createCollection(database: string, name: string, options: Document): Collection {
+    return this.transaction.viewOf(this.live.createCollection(database, name, options, this.transaction));
+  }
+
+  override dropCollection(database: string, name: string, only?: Collection): boolean {
+    return this.live.dropCollection(database, name, only instanceof TransactionCollection ? only.base : only);
+  }
+
+  override renameCollection(database: string, from: string, toDatabase: string, to: string): void {
+    this.live.renameCollection(database, from, toDatabase, to);
+  }
+
+  override dropDatabase(database: string): boolean {
+    return this.live.dropDatabase(database);
+  }
+
+  override listCollections(database: string): Collection[] {
+    return this.live.listCollections(database).map((collection) => this.transaction.viewOf(collection));
+  }
+
+  override listDatabases(): string[] {
+    return this.live.listDatabases();
+  }
+}
 
 export class TransactionManager {
   /** The latest transaction of each logical session. */
   private readonly bySession = new Map<string, Transaction>();
-  /** Write lock per database: transactions in different databases (e.g. parallel test files) never wait for each other. */
-  private readonly lockHolders = new Map<string, Transaction>();
-  private waiters: Array<() => void> = [];
+  private readonly active = new Set<Transaction>();
 
   constructor(private readonly storage: Storage) {}
 
@@ -113,53 +383,33 @@ export class TransactionManager {
         throw new CommandError(ErrorCode.NoSuchTransaction, `Transaction ${txnNumber} has already been started`, transientLabel);
       }
       if (latest?.state === 'active') this.finish(latest, 'aborted');
-      const transaction = new Transaction(sessionKey, txnNumber);
+      const transaction = new Transaction(sessionKey, txnNumber, this.storage, (conflicted) => {
+        if (conflicted.state !== 'active') return;
+        conflicted.abortedByConflict = true;
+        this.finish(conflicted, 'aborted');
+      });
       transaction.timer = setTimeout(() => {
         if (transaction.state === 'active') this.finish(transaction, 'aborted');
       }, TRANSACTION_LIFETIME_MS);
       transaction.timer.unref();
       this.bySession.set(sessionKey, transaction);
+      this.active.add(transaction);
       return transaction;
     }
     return this.existing(sessionKey, txnNumber, 'continue');
   }
 
-  /** Takes the database's write lock for the transaction, waiting briefly; fails with a retryable WriteConflict. */
-  async acquireWriteLock(transaction: Transaction, database: string): Promise<void> {
-    const deadline = Date.now() + LOCK_WAIT_MS;
-    const heldByOther = () => {
-      const holder = this.lockHolders.get(database);
-      return holder !== undefined && holder !== transaction;
-    };
-    while (heldByOther() && transaction.state === 'active') {
-      const remaining = deadline - Date.now();
-      if (remaining <= 0) break;
-      await new Promise<void>((resolve) => {
-        const wake = () => {
-          clearTimeout(timeout);
-          resolve();
-        };
-        const timeout = setTimeout(() => {
-          this.waiters = this.waiters.filter((waiter) => waiter !== wake);
-          resolve();
-        }, remaining);
-        this.waiters.push(wake);
-      });
-    }
-    if (transaction.state !== 'active') {
-      throw new CommandError(ErrorCode.NoSuchTransaction, `Transaction with { txnNumber: ${transaction.txnNumber} } has been aborted.`, transientLabel);
-    }
-    if (heldByOther()) {
-      this.finish(transaction, 'aborted');
-      throw writeConflict();
-    }
-    this.lockHolders.set(database, transaction);
-    transaction.lockedDatabases.add(database);
-  }
-
+  /** Applies the transaction's writes atomically; a unique key taken meanwhile aborts it (WriteConflict). */
   commit(sessionKey: string, txnNumber: number): void {
     const transaction = this.existing(sessionKey, txnNumber, 'commit');
-    if (transaction.state === 'active') this.finish(transaction, 'committed');
+    if (transaction.state !== 'active') return;
+    const conflict = transaction.commitConflict();
+    if (conflict) {
+      this.finish(transaction, 'aborted');
+      throw conflict;
+    }
+    transaction.applyWrites();
+    this.finish(transaction, 'committed');
   }
 
   abort(sessionKey: string, txnNumber: number): void {
@@ -192,6 +442,7 @@ export class TransactionManager {
       );
     }
     if (transaction.state === 'aborted') {
+      if (transaction.abortedByConflict && purpose === 'continue') throw writeConflict();
       throw new CommandError(ErrorCode.NoSuchTransaction, `Transaction with { txnNumber: ${txnNumber} } has been aborted.`, transientLabel);
     }
     if (transaction.state === 'committed' && purpose !== 'commit') {
@@ -201,20 +452,9 @@ export class TransactionManager {
   }
 
   private finish(transaction: Transaction, outcome: 'committed' | 'aborted'): void {
-    if (outcome === 'aborted') transaction.rollback(this.storage);
+    transaction.release(this.storage, outcome === 'aborted');
     transaction.state = outcome;
     clearTimeout(transaction.timer);
-    let released = false;
-    for (const database of transaction.lockedDatabases) {
-      if (this.lockHolders.get(database) === transaction) {
-        this.lockHolders.delete(database);
-        released = true;
-      }
-    }
-    if (released) {
-      const waiters = this.waiters;
-      this.waiters = [];
-      for (const wake of waiters) wake();
-    }
+    if (this.active.delete(transaction)) closeSnapshot(transaction.snapshot);
   }
 }

@@ -1,5 +1,5 @@
 import { ObjectId, Timestamp, type Document } from 'bson';
-import { Aggregator, update as mingoUpdate } from 'mingo';
+import { Aggregator, Query, update as mingoUpdate } from 'mingo';
 import { bsonTypeName, cloneValue, formatValue, isNumeric, isPlainObject, valueKey } from './bson-values';
 import { getPath, pathsOverlap, setPath, withIdFirst } from './document-paths';
 import { CommandError, ErrorCode } from './errors';
@@ -26,6 +26,8 @@ export interface UpdateContext {
   arrayFilters?: Document[];
   /** True while building the document of an upsert (enables `$setOnInsert`). */
   isInsert: boolean;
+  /** The command's `let` variables, for pipeline updates. */
+  variables?: Document;
 }
 
 export interface UpdateOutcome {
@@ -41,7 +43,7 @@ export function isOperatorUpdate(update: UpdateSpec): boolean {
 
 /** Applies any update form (operators, replacement, pipeline) to a copy of `current`. */
 export function applyUpdate(current: Document, update: UpdateSpec, context: UpdateContext): UpdateOutcome {
-  if (Array.isArray(update)) return applyPipelineUpdate(current, update);
+  if (Array.isArray(update)) return applyPipelineUpdate(current, update, context.variables);
   if (!isPlainObject(update)) throw new CommandError(ErrorCode.FailedToParse, 'Update argument must be either an object or an array');
   if (isOperatorUpdate(update)) return applyOperators(current, update as Document, context);
   return applyReplacement(current, update);
@@ -60,14 +62,14 @@ function applyReplacement(current: Document, replacement: Document): UpdateOutco
   return { document, changed: valueKey(document) !== valueKey(current) };
 }
 
-function applyPipelineUpdate(current: Document, pipeline: Document[]): UpdateOutcome {
+function applyPipelineUpdate(current: Document, pipeline: Document[], variables?: Document): UpdateOutcome {
   for (const stage of pipeline) {
     const name = isPlainObject(stage) ? Object.keys(stage)[0] : undefined;
     if (!name || !PIPELINE_UPDATE_STAGES.has(name)) {
       throw new CommandError(ErrorCode.InvalidOptions, `${String(name)} is not allowed to be used within an update`);
     }
   }
-  const [result] = new Aggregator(pipeline, {}).run([cloneValue(current)]) as Document[];
+  const [result] = new Aggregator(pipeline, variables ? { variables } : {}).run([cloneValue(current)]) as Document[];
   const document = withIdFirst(result ?? {});
   if ('_id' in current && valueKey(document._id) !== valueKey(current._id)) {
     throw new CommandError(ErrorCode.ImmutableField, "Performing an update on the path '_id' would modify the immutable field '_id'");
@@ -80,12 +82,16 @@ function applyOperators(current: Document, update: Document, context: UpdateCont
   // Checked on the update as sent: $setOnInsert and $currentDate conflict even though they are rewritten.
   assertNoConflictingPaths(update);
   assertApplicable(current, modifier);
+  dropUnchangedId(current, modifier);
+  pullWithLogicalConditions(current, modifier);
   const document = cloneValue(current);
   // mingo also treats the condition as a precondition, so pass it only when `$` needs it.
   const condition = usesPositionalOperator(modifier) ? positionalCondition(context.filter) : undefined;
-  let modified: string[] = [];
+  const modified: string[] = [];
   try {
-    if (Object.keys(modifier).length > 0) modified = mingoUpdate(document, modifier, context.arrayFilters, condition, { cloneMode: 'copy' });
+    // mingo refuses two paths under one root (`a.$.x` and `a.$.y`) that MongoDB allows; the
+    // MongoDB conflicts were refused above, so such paths are applied in separate passes.
+    for (const batch of batchesByRoot(modifier)) modified.push(...mingoUpdate(document, batch, context.arrayFilters, condition, { cloneMode: 'copy' }));
   } catch (error) {
     if (error instanceof Error && error.message.includes("immutable field '_id'")) {
       throw new CommandError(ErrorCode.ImmutableField, "Performing an update on the path '_id' would modify the immutable field '_id'");
@@ -194,11 +200,65 @@ function assertPathViable(current: Document, path: string): void {
   for (let i = 0; i < segments.length - 1; i += 1) {
     const next = Array.isArray(value) && /^\d+$/.test(segments[i]) ? value[Number(segments[i])] : isPlainObject(value) ? value[segments[i]] : undefined;
     if (next === undefined) return;
-    if (!isPlainObject(next) && !Array.isArray(next)) {
+    // A field name (not an index or a positional operator) cannot be created inside an array.
+    const through = Array.isArray(next) && !/^(\d+|\$.*)$/.test(segments[i + 1]);
+    if (through || (!isPlainObject(next) && !Array.isArray(next))) {
       throw new CommandError(ErrorCode.PathNotViable, `Cannot create field '${segments[i + 1]}' in element {${segments[i]}: ${formatValue(next)}}`);
     }
     value = next;
   }
+}
+
+/** MongoDB accepts `_id` in `$set` at its current value (a no-op) and refuses any other value. */
+function dropUnchangedId(current: Document, modifier: Document): void {
+  const set = modifier.$set as Document | undefined;
+  if (!set || !('_id' in set) || !('_id' in current)) return;
+  if (valueKey(set._id) !== valueKey(current._id)) {
+    throw new CommandError(ErrorCode.ImmutableField, "Performing an update on the path '_id' would modify the immutable field '_id'");
+  }
+  const { _id: _unchanged, ...rest } = set;
+  if (Object.keys(rest).length > 0) modifier.$set = rest;
+  else delete modifier.$set;
+}
+
+/**
+ * `$pull` whose condition uses `$or`/`$and`/`$nor` (mingo matches nothing for them): the elements
+ * are filtered here and the result is set, for paths without positional operators.
+ */
+function pullWithLogicalConditions(current: Document, modifier: Document): void {
+  const pull = modifier.$pull as Document | undefined;
+  if (!pull) return;
+  for (const [path, condition] of Object.entries(pull)) {
+    if (path.includes('$') || !isPlainObject(condition)) continue;
+    if (!Object.keys(condition).some((key) => key === '$or' || key === '$and' || key === '$nor')) continue;
+    const query = new Query(condition, {});
+    const existing = getPath(current, path);
+    delete pull[path];
+    if (Array.isArray(existing)) {
+      const kept = existing.filter((element) => !(isPlainObject(element) && query.test(element)));
+      if (kept.length !== existing.length) modifier.$set = { ...(modifier.$set ?? {}), [path]: kept };
+    }
+  }
+  if (Object.keys(pull).length === 0) delete modifier.$pull;
+}
+
+/** Splits a modifier so that no two paths in one batch share their first field. */
+function batchesByRoot(modifier: Document): Document[] {
+  const batches: Array<{ roots: Set<string>; modifier: Document }> = [];
+  for (const [operator, fields] of Object.entries(modifier)) {
+    for (const [path, value] of Object.entries(fields as Document)) {
+      const roots = [path.split('.')[0]];
+      if (operator === '$rename') roots.push(String(value).split('.')[0]);
+      let batch = batches.find((candidate) => roots.every((root) => !candidate.roots.has(root)));
+      if (!batch) {
+        batch = { roots: new Set(), modifier: {} };
+        batches.push(batch);
+      }
+      for (const root of roots) batch.roots.add(root);
+      batch.modifier[operator] = { ...(batch.modifier[operator] ?? {}), [path]: value };
+    }
+  }
+  return batches.map((batch) => batch.modifier);
 }
 
 function usesPositionalOperator(modifier: Document): boolean {
@@ -244,10 +304,10 @@ export function upsertSeed(filter: Document): Document {
 }
 
 /** Builds the document an upsert inserts, with a generated `_id` when neither filter nor update gives one. */
-export function buildUpsertDocument(filter: Document, update: UpdateSpec, arrayFilters: Document[] | undefined): Document {
+export function buildUpsertDocument(filter: Document, update: UpdateSpec, arrayFilters: Document[] | undefined, variables?: Document): Document {
   const seed = upsertSeed(filter);
   let document: Document;
-  if (Array.isArray(update)) document = applyPipelineUpdate(seed, update).document;
+  if (Array.isArray(update)) document = applyPipelineUpdate(seed, update, variables).document;
   else if (isOperatorUpdate(update)) document = applyOperators(seed, update as Document, { filter, arrayFilters, isInsert: true }).document;
   else {
     if ('_id' in update && '_id' in seed && valueKey(update._id) !== valueKey(seed._id)) {

@@ -1,6 +1,6 @@
-import { MongoClient, MongoServerError, type Collection, type Document } from 'mongodb';
+import { MongoClient, MongoServerError, type ClientSession, type Collection, type Document } from 'mongodb';
 import mongoose from 'mongoose';
-import { openTestDatabase, type TestDatabase } from './test-database';
+import { isEmbeddedEngine, openTestDatabase, type TestDatabase } from './test-database';
 
 describe('embedded engine: transactions', () => {
   let database: TestDatabase;
@@ -93,7 +93,7 @@ describe('embedded engine: transactions', () => {
       expect(await balances()).toEqual({ alice: 100, bob: 0 });
     });
 
-    it('runs concurrent transactions from two sessions to completion, one after the other', async () => {
+    it('runs concurrent read-modify-write transactions to completion, retrying write conflicts, without losing an update', async () => {
       const transfer = async (amount: number) => {
         const session = database.client.startSession();
         try {
@@ -163,6 +163,244 @@ describe('embedded engine: transactions', () => {
         await direct.close();
       }
       expect((await balances()).bob).toBe(7);
+    });
+  });
+
+  describe('isolation and conflicts (snapshot isolation, first writer wins)', () => {
+    const sessions: ClientSession[] = [];
+    function session(): ClientSession {
+      const opened = database.client.startSession();
+      sessions.push(opened);
+      return opened;
+    }
+
+    afterEach(async () => {
+      for (const opened of sessions.splice(0)) {
+        if (opened.inTransaction()) await opened.abortTransaction().catch(() => undefined);
+        await opened.endSession();
+      }
+    });
+
+    function expectTransientWriteConflict(error: unknown): void {
+      expect(error).toBeInstanceOf(MongoServerError);
+      expect((error as MongoServerError).code).toBe(112);
+      expect((error as MongoServerError).hasErrorLabel('TransientTransactionError')).toBe(true);
+    }
+
+    it('keeps uncommitted writes invisible to reads outside the transaction and to other transactions', async () => {
+      const writer = session();
+      writer.startTransaction();
+      await accounts.updateOne({ owner: 'alice' }, { $inc: { balance: -40 } }, { session: writer });
+      await accounts.insertOne({ owner: 'dave', balance: 40 }, { session: writer });
+      await accounts.deleteOne({ owner: 'bob' }, { session: writer });
+
+      expect(await balances()).toEqual({ alice: 100, bob: 0 });
+      expect(await accounts.findOne({ owner: 'dave' })).toBeNull();
+      expect(await accounts.countDocuments({})).toBe(2);
+      expect(await accounts.aggregate([{ $group: { _id: null, total: { $sum: '$balance' } } }]).toArray()).toEqual([{ _id: null, total: 100 }]);
+
+      const reader = session();
+      reader.startTransaction();
+      const seenByOther = await accounts.find({}, { session: reader }).toArray();
+      expect(Object.fromEntries(seenByOther.map((account) => [account.owner, account.balance]))).toEqual({ alice: 100, bob: 0 });
+      await reader.commitTransaction();
+
+      const inside = await accounts.find({}, { session: writer }).toArray();
+      expect(Object.fromEntries(inside.map((account) => [account.owner, account.balance]))).toEqual({ alice: 60, dave: 40 });
+      await writer.commitTransaction();
+      expect(await balances()).toEqual({ alice: 60, dave: 40 });
+    });
+
+    it('reads a snapshot as of the transaction start: later commits by others are not seen inside it', async () => {
+      const reader = session();
+      reader.startTransaction();
+      expect((await accounts.findOne({ owner: 'alice' }, { session: reader }))?.balance).toBe(100);
+
+      await accounts.insertOne({ owner: 'carol', balance: 3 });
+      await accounts.updateOne({ owner: 'bob' }, { $set: { balance: 7 } });
+      await accounts.deleteOne({ owner: 'alice' });
+
+      const inside = await accounts.find({}, { session: reader }).toArray();
+      expect(Object.fromEntries(inside.map((account) => [account.owner, account.balance]))).toEqual({ alice: 100, bob: 0 });
+      // Index-served lookups (unique index on owner) answer from the snapshot too.
+      expect(await accounts.findOne({ owner: 'carol' }, { session: reader })).toBeNull();
+      expect((await accounts.findOne({ owner: 'alice' }, { session: reader }))?.balance).toBe(100);
+      expect((await accounts.findOne({ owner: 'bob' }, { session: reader }))?.balance).toBe(0);
+      expect(await accounts.countDocuments({}, { session: reader })).toBe(2);
+      await reader.commitTransaction();
+
+      expect(await balances()).toEqual({ bob: 7, carol: 3 });
+    });
+
+    it('finds its own new and changed documents through index-served queries', async () => {
+      const writer = session();
+      writer.startTransaction();
+      await accounts.insertOne({ owner: 'carol', balance: 1 }, { session: writer });
+      await accounts.updateOne({ owner: 'alice' }, { $set: { owner: 'alicia' } }, { session: writer });
+
+      expect((await accounts.findOne({ owner: 'carol' }, { session: writer }))?.balance).toBe(1);
+      expect((await accounts.findOne({ owner: 'alicia' }, { session: writer }))?.balance).toBe(100);
+      expect(await accounts.findOne({ owner: 'alice' }, { session: writer })).toBeNull();
+      const range = await accounts.find({ owner: { $gte: 'alicia', $lte: 'bob' } }, { session: writer }).toArray();
+      expect(range.map((account) => account.owner).sort()).toEqual(['alicia', 'bob']);
+      expect(await accounts.findOne({ owner: { $in: ['carol', 'alice'] } }, { session: writer })).toMatchObject({ owner: 'carol' });
+      await writer.commitTransaction();
+      expect(await balances()).toEqual({ alicia: 100, bob: 0, carol: 1 });
+    });
+
+    it('fails the second transaction writing a document at once, and withTransaction retries it to success', async () => {
+      const first = session();
+      first.startTransaction();
+      await accounts.updateOne({ owner: 'alice' }, { $inc: { balance: -1 } }, { session: first });
+
+      const second = session();
+      const errors: unknown[] = [];
+      let attempts = 0;
+      await second.withTransaction(async () => {
+        attempts += 1;
+        try {
+          await accounts.updateOne({ owner: 'alice' }, { $inc: { balance: -2 } }, { session: second });
+        } catch (error) {
+          errors.push(error);
+          // The first writer finishes; the retry then meets no conflict.
+          if (attempts === 1) await first.commitTransaction();
+          throw error;
+        }
+      });
+
+      expect(attempts).toBe(2);
+      expect(errors).toHaveLength(1);
+      expectTransientWriteConflict(errors[0]);
+      expect(await balances()).toEqual({ alice: 97, bob: 0 });
+    });
+
+    it('lets other transactions write other documents while one transaction is left open', async () => {
+      const abandoned = session();
+      abandoned.startTransaction();
+      await accounts.updateOne({ owner: 'alice' }, { $inc: { balance: -1 } }, { session: abandoned });
+
+      const other = session();
+      let attempts = 0;
+      await other.withTransaction(async () => {
+        attempts += 1;
+        await accounts.updateOne({ owner: 'bob' }, { $inc: { balance: 5 } }, { session: other });
+        await accounts.insertOne({ owner: 'carol', balance: 1 }, { session: other });
+      });
+      expect(attempts).toBe(1);
+      expect(await balances()).toEqual({ alice: 100, bob: 5, carol: 1 });
+      await abandoned.abortTransaction();
+    });
+
+    it('leaves no trace after an abort: data, new collections and document claims are gone', async () => {
+      const aborted = session();
+      aborted.startTransaction();
+      await accounts.updateOne({ owner: 'alice' }, { $set: { balance: 1 } }, { session: aborted });
+      await accounts.deleteOne({ owner: 'bob' }, { session: aborted });
+      await accounts.insertOne({ owner: 'ghost', balance: 9 }, { session: aborted });
+      await database.db.collection('txn_only').insertOne({ a: 1 }, { session: aborted });
+      await aborted.abortTransaction();
+
+      expect(await balances()).toEqual({ alice: 100, bob: 0 });
+      const names = (await database.db.listCollections().toArray()).map((collection) => collection.name);
+      expect(names).not.toContain('txn_only');
+
+      // Nobody holds the documents any more: a new transaction writes them without conflict.
+      const next = session();
+      await next.withTransaction(async () => {
+        await accounts.updateOne({ owner: 'alice' }, { $inc: { balance: 1 } }, { session: next });
+        await accounts.insertOne({ owner: 'ghost', balance: 2 }, { session: next });
+      });
+      expect(await balances()).toEqual({ alice: 101, bob: 0, ghost: 2 });
+    });
+
+    it('makes a commit visible to outside readers all at once', async () => {
+      const writer = session();
+      writer.startTransaction();
+      await accounts.updateOne({ owner: 'alice' }, { $inc: { balance: -25 } }, { session: writer });
+      await accounts.updateOne({ owner: 'bob' }, { $inc: { balance: 25 } }, { session: writer });
+
+      const reads = Array.from({ length: 6 }, () => balances());
+      const [, ...results] = await Promise.all([writer.commitTransaction(), ...reads, balances()]);
+      for (const result of results) expect([JSON.stringify({ alice: 100, bob: 0 }), JSON.stringify({ alice: 75, bob: 25 })]).toContain(JSON.stringify(result));
+      expect(await balances()).toEqual({ alice: 75, bob: 25 });
+    });
+
+    it('treats a unique key written by another open transaction as a write conflict, and its own writes as duplicates', async () => {
+      const first = session();
+      const second = session();
+      first.startTransaction();
+      second.startTransaction();
+      await accounts.insertOne({ owner: 'zoe', balance: 1 }, { session: first });
+      const conflict = await accounts.insertOne({ owner: 'zoe', balance: 2 }, { session: second }).catch((error: unknown) => error);
+      expectTransientWriteConflict(conflict);
+      await first.commitTransaction();
+
+      const third = session();
+      third.startTransaction();
+      const duplicate = await accounts.insertOne({ owner: 'zoe', balance: 3 }, { session: third }).catch((error: unknown) => error);
+      expect(duplicate).toMatchObject({ code: 11000 });
+
+      // Its own writes count: a key it freed can be reused, a key it took cannot.
+      const fourth = session();
+      fourth.startTransaction();
+      await accounts.updateOne({ owner: 'alice' }, { $set: { owner: 'alice-old' } }, { session: fourth });
+      await accounts.insertOne({ owner: 'alice', balance: 5 }, { session: fourth });
+      await accounts.insertOne({ owner: 'yan', balance: 0 }, { session: fourth });
+      const ownDuplicate = await accounts.updateOne({ owner: 'bob' }, { $set: { owner: 'yan' } }, { session: fourth }).catch((error: unknown) => error);
+      expect(ownDuplicate).toMatchObject({ code: 11000 });
+      expect(fourth.inTransaction()).toBe(true);
+      await fourth.abortTransaction().catch(() => undefined);
+
+      const fifth = session();
+      await fifth.withTransaction(async () => {
+        await accounts.updateOne({ owner: 'alice' }, { $set: { owner: 'alice-old' } }, { session: fifth });
+        await accounts.insertOne({ owner: 'alice', balance: 5 }, { session: fifth });
+      });
+      expect(await balances()).toEqual({ 'alice-old': 100, alice: 5, bob: 0, zoe: 1 });
+    });
+
+    it('refuses commands MongoDB does not run inside a transaction (drop, count) with OperationNotSupportedInTransaction', async () => {
+      const inside = session();
+      inside.startTransaction();
+      await accounts.updateOne({ owner: 'alice' }, { $inc: { balance: -1 } }, { session: inside });
+      const dropped = await accounts.drop({ session: inside }).catch((error: unknown) => error);
+      expect(dropped).toMatchObject({ code: 263 });
+      const counted = await database.db.command({ count: 'accounts' }, { session: inside }).catch((error: unknown) => error);
+      expect(counted).toMatchObject({ code: 263 });
+      await inside.abortTransaction().catch(() => undefined);
+      expect(await balances()).toEqual({ alice: 100, bob: 0 });
+    });
+
+    it('aborts an open transaction whose document a write outside any transaction changes (embedded engine)', async () => {
+      // MongoDB makes the outside write wait for the transaction; the engine aborts the transaction instead.
+      if (!(await isEmbeddedEngine(database.db))) return;
+      const writer = session();
+      let attempts = 0;
+      await writer.withTransaction(async () => {
+        attempts += 1;
+        await accounts.updateOne({ owner: 'alice' }, { $inc: { balance: -1 } }, { session: writer });
+        if (attempts === 1) {
+          await accounts.updateOne({ owner: 'alice' }, { $inc: { balance: 10 } });
+          const error = await accounts.updateOne({ owner: 'bob' }, { $inc: { balance: 1 } }, { session: writer }).catch((caught: unknown) => caught);
+          expectTransientWriteConflict(error);
+          throw error;
+        }
+        await accounts.updateOne({ owner: 'bob' }, { $inc: { balance: 1 } }, { session: writer });
+      });
+      expect(attempts).toBe(2);
+      expect(await balances()).toEqual({ alice: 109, bob: 1 });
+    });
+
+    it('fails the commit retryably when a write outside took a unique key the transaction wrote (embedded engine)', async () => {
+      if (!(await isEmbeddedEngine(database.db))) return;
+      const writer = session();
+      writer.startTransaction();
+      await accounts.insertOne({ owner: 'zed', balance: 1 }, { session: writer });
+      await accounts.insertOne({ owner: 'zed', balance: 2 });
+      const error = await writer.commitTransaction().catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(MongoServerError);
+      expect((error as MongoServerError).hasErrorLabel('TransientTransactionError')).toBe(true);
+      expect(await accounts.find({ owner: 'zed' }).toArray()).toEqual([expect.objectContaining({ balance: 2 })]);
     });
   });
 

@@ -3,12 +3,12 @@ import { Aggregator } from 'mingo';
 import { cloneValue, isPlainObject } from '../bson-values';
 import type { CommandHandler } from '../command-context';
 import { CommandError, ErrorCode, unsupportedFeature } from '../errors';
-import { findMatchingDocuments, sortDocuments } from '../query-execution';
-import { arrayArgument, documentArgument } from './arguments';
+import { findMatchingDocuments, prepareFilter, sortDocuments } from '../query-execution';
+import { arrayArgument, assertHintExists, documentArgument, letVariables } from './arguments';
 
 /** Stages that never write into the documents flowing through them, so stored documents can feed them directly. */
 const NON_MUTATING_STAGES = new Set(['$match', '$sort', '$limit', '$skip', '$count', '$group', '$sortByCount', '$unwind', '$project']);
-const UNSUPPORTED_STAGES = new Set(['$out', '$merge', '$currentOp', '$listSessions', '$listLocalSessions', '$collStats', '$indexStats', '$planCacheStats', '$search', '$searchMeta', '$vectorSearch', '$changeStream']);
+const UNSUPPORTED_STAGES = new Set(['$out', '$merge', '$currentOp', '$listSessions', '$listLocalSessions', '$collStats', '$indexStats', '$planCacheStats', '$search', '$searchMeta', '$vectorSearch', '$changeStream', '$geoNear']);
 
 function stageName(stage: unknown): string {
   if (!isPlainObject(stage) || Object.keys(stage).length !== 1) {
@@ -39,11 +39,14 @@ const aggregate: CommandHandler = ({ engine, body, database }) => {
 
   const collectionName = typeof body.aggregate === 'string' ? body.aggregate : undefined;
   const collection = collectionName ? engine.storage.getCollection(database, collectionName) : undefined;
-  let remaining = pipeline;
+  assertHintExists(collection, body.hint);
+  const variables = letVariables(body);
+  // Every $match is checked (and $all rewritten) once, before mingo runs it.
+  let remaining = pipeline.map((stage, i) => (names[i] === '$match' && isPlainObject(stage.$match) ? { $match: prepareFilter(stage.$match, collection) } : stage));
   let input: Document[];
   if (names[0] === '$match' && isPlainObject(pipeline[0].$match)) {
-    input = findMatchingDocuments(collection, pipeline[0].$match);
-    remaining = pipeline.slice(1);
+    input = findMatchingDocuments(collection, pipeline[0].$match, { variables });
+    remaining = remaining.slice(1);
   } else {
     input = collection ? [...collection.documents.values()] : [];
   }
@@ -62,7 +65,7 @@ const aggregate: CommandHandler = ({ engine, body, database }) => {
     const documents = [...(engine.storage.getCollection(database, name)?.documents.values() ?? [])];
     return mutates ? documents.map(cloneValue) : documents;
   };
-  const results = remaining.length === 0 ? input : (new Aggregator(remaining, { collectionResolver: resolveCollection }).run(input) as Document[]);
+  const results = remaining.length === 0 ? input : (new Aggregator(remaining, { collectionResolver: resolveCollection, ...(variables ? { variables } : {}) }).run(input) as Document[]);
   const batchSize = typeof cursorOptions.batchSize === 'number' ? cursorOptions.batchSize : undefined;
   const namespace = collectionName ? `${database}.${collectionName}` : `${database}.$cmd.aggregate`;
   return engine.cursors.open(namespace, results, { batchSize });

@@ -1,11 +1,32 @@
 import type { Document } from 'bson';
 import { Query } from 'mingo';
 import type { CommandHandler } from '../command-context';
-import { CommandError, ErrorCode } from '../errors';
+import { CommandError, ErrorCode, unsupportedFeature } from '../errors';
 import { collectionNameArgument, documentArgument } from './arguments';
+
+/**
+ * Schema validation is not implemented: a collection created with a validator would accept the
+ * documents MongoDB refuses, so the option is refused (an empty validator, or validation turned
+ * off, changes nothing and is accepted).
+ */
+function assertNoValidator(body: Document): void {
+  const validator = body.validator;
+  const hasValidator = validator !== undefined && validator !== null && !(typeof validator === 'object' && Object.keys(validator).length === 0);
+  if (hasValidator && body.validationLevel !== 'off') {
+    throw new CommandError(
+      ErrorCode.CommandNotSupported,
+      'collection validators are not supported by the embedded development engine; set MONGODB_URI to use a real MongoDB.',
+    );
+  }
+}
 
 const create: CommandHandler = async (context) => {
   const name = collectionNameArgument(context.body, 'create');
+  assertNoValidator(context.body);
+  for (const option of ['capped', 'viewOn', 'timeseries', 'clusteredIndex']) {
+    const value = context.body[option];
+    if (value !== undefined && value !== null && value !== false) throw unsupportedFeature(`The create option '${option}'`);
+  }
   const options: Document = {};
   for (const [key, value] of Object.entries(context.body)) {
     if (key === 'create' || key.startsWith('$') || ['lsid', 'txnNumber', 'autocommit', 'startTransaction', 'writeConcern', 'readConcern', 'apiVersion', 'apiStrict', 'apiDeprecationErrors', 'comment'].includes(key)) continue;

@@ -6,7 +6,8 @@ import { CommandError, ErrorCode } from '../errors';
 import { compileProjection } from '../projection';
 import { findMatchingDocuments } from '../query-execution';
 import { applyUpdate, buildUpsertDocument, type UpdateSpec } from '../update';
-import { collectionNameArgument, documentArgument } from './arguments';
+import { assertHintExists, collectionNameArgument, documentArgument, letVariables } from './arguments';
+import { assertDocumentSize } from './write-commands';
 
 function validate(body: Document): void {
   const remove = body.remove === true;
@@ -37,7 +38,9 @@ const findAndModify: CommandHandler = async (context) => {
   const shape = (document: Document | undefined) => (document === undefined ? null : project ? project(document) : document);
   const journal = await context.beginWrite();
   const existing = engine.storage.getCollection(database, name);
-  const [current] = findMatchingDocuments(existing, filter, { sort, limit: 1 });
+  assertHintExists(existing, body.hint);
+  const variables = letVariables(body);
+  const [current] = findMatchingDocuments(existing, filter, { sort, limit: 1, variables });
 
   if (body.remove === true) {
     if (!current || !existing) return { lastErrorObject: { n: 0 }, value: null, ok: 1 };
@@ -49,8 +52,8 @@ const findAndModify: CommandHandler = async (context) => {
   const arrayFilters = Array.isArray(body.arrayFilters) ? (body.arrayFilters as Document[]) : undefined;
   const returnNew = body.new === true;
   if (current && existing) {
-    const outcome = applyUpdate(current, update, { filter, arrayFilters, isInsert: false });
-    if (outcome.changed) existing.replace(Collection.documentKey(current), outcome.document, journal);
+    const outcome = applyUpdate(current, update, { filter, arrayFilters, isInsert: false, variables });
+    if (outcome.changed) existing.replace(Collection.documentKey(current), assertDocumentSize(outcome.document, 'update'), journal);
     return {
       lastErrorObject: { n: 1, updatedExisting: true },
       value: shape(returnNew ? outcome.document : current),
@@ -58,7 +61,7 @@ const findAndModify: CommandHandler = async (context) => {
     };
   }
   if (body.upsert !== true) return { lastErrorObject: { n: 0, updatedExisting: false }, value: null, ok: 1 };
-  const document = buildUpsertDocument(filter, update, arrayFilters);
+  const document = assertDocumentSize(buildUpsertDocument(filter, update, arrayFilters, variables), 'upsert');
   engine.storage.ensureCollection(database, name, journal).insert(document, journal);
   return {
     lastErrorObject: { n: 1, updatedExisting: false, upserted: document._id },

@@ -1,24 +1,52 @@
-import { Long, type Document } from 'bson';
+import { Long, ObjectId, type Document } from 'bson';
 import type { CommandContext, CommandHandler } from '../command-context';
 
 export const EMBEDDED_VERSION = '7.0.0-embedded';
 const WIRE_VERSION = 21;
 
+/** Constant across restarts: a higher electionId or setVersion seen earlier would make a driver distrust the primary. */
+const ELECTION_ID = new ObjectId('7fffffff0000000000000001');
+const TERM = Long.fromNumber(1);
+
 /**
- * The engine presents itself as a standalone server (no `setName`): the 7.x driver sends
- * transactions to a standalone all the same (only a real mongod refuses them), and a standalone
- * needs no replica-set discovery, so `mongodb://host:port/db` works with or without
- * `directConnection`. `topologyVersion` is left out on purpose: it would switch the driver's
- * monitor to the streaming (awaitable hello) protocol; without it the monitor polls.
+ * By default the engine presents itself as the primary of a single-node replica set (`setName`,
+ * `hosts`, `primary`, `me`, `electionId`), as production runs MongoDB: the driver then attaches
+ * `txnNumber` to retryable writes, allows transactions, and `?replicaSet=<name>` URIs work, while
+ * `directConnection=true` still connects to the one node. With the `standalone` topology it
+ * answers like a standalone mongod (no `setName`). `topologyVersion` is left out on purpose: it
+ * would switch the driver's monitor to the streaming (awaitable hello) protocol, which the engine
+ * does not implement; without it the monitor polls (every 10 s).
  */
 function hello(context: CommandContext, legacyName: boolean): Document {
+  const { topology } = context.engine;
+  const me = context.engine.address();
+  const now = new Date();
+  const replicaSet =
+    topology.kind === 'replicaSet'
+      ? {
+          hosts: [me],
+          setName: topology.setName,
+          setVersion: 1,
+          secondary: false,
+          primary: me,
+          me,
+          electionId: ELECTION_ID,
+          lastWrite: {
+            opTime: { ts: topology.clock.now(), t: TERM },
+            lastWriteDate: now,
+            majorityOpTime: { ts: topology.clock.now(), t: TERM },
+            majorityWriteDate: now,
+          },
+        }
+      : {};
   return {
     ...(legacyName ? { ismaster: true } : { isWritablePrimary: true, ismaster: true }),
+    ...replicaSet,
     helloOk: true,
     maxBsonObjectSize: 16 * 1024 * 1024,
     maxMessageSizeBytes: 48_000_000,
     maxWriteBatchSize: 100_000,
-    localTime: new Date(),
+    localTime: now,
     logicalSessionTimeoutMinutes: 30,
     connectionId: context.connectionId,
     minWireVersion: 0,

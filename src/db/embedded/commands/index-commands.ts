@@ -4,7 +4,7 @@ import type { Collection } from '../collection';
 import type { CommandHandler } from '../command-context';
 import { CommandError, ErrorCode } from '../errors';
 import { normalizeIndexSpec, sameIndexOptions, type IndexSpec } from '../indexes';
-import { arrayArgument, collectionNameArgument } from './arguments';
+import { arrayArgument, assertSimpleCollation, collectionNameArgument } from './arguments';
 
 function describe(spec: IndexSpec): string {
   return JSON.stringify(spec);
@@ -39,7 +39,9 @@ function alreadyExists(collection: Collection, spec: IndexSpec): boolean {
 const createIndexes: CommandHandler = async (context) => {
   const { body, engine, database } = context;
   const name = collectionNameArgument(body, 'createIndexes');
-  const specs = arrayArgument(body, 'indexes', 'createIndexes').map((raw) => normalizeIndexSpec(raw as Document));
+  const rawSpecs = arrayArgument(body, 'indexes', 'createIndexes') as Document[];
+  for (const raw of rawSpecs) if (raw !== null && typeof raw === 'object') assertSimpleCollation(raw.collation);
+  const specs = rawSpecs.map((raw) => normalizeIndexSpec(raw));
   if (specs.length === 0) throw new CommandError(ErrorCode.BadValue, 'Must specify at least one index to create');
   const journal = await context.beginWrite();
   const createdCollectionAutomatically = !engine.storage.getCollection(database, name);

@@ -1,14 +1,21 @@
 import { Long } from 'bson';
-import { compareValues, valueKey } from '../bson-values';
+import { compareValues, isPlainObject, valueKey } from '../bson-values';
 import type { CommandHandler } from '../command-context';
 import { collectPathValues } from '../document-paths';
-import { CommandError, ErrorCode } from '../errors';
+import { CommandError, ErrorCode, unsupportedFeature } from '../errors';
 import { compileProjection } from '../projection';
 import { findMatchingDocuments } from '../query-execution';
-import { collectionNameArgument, documentArgument, integerArgument, nonNegativeIntegerArgument } from './arguments';
+import { assertHintExists, letVariables, collectionNameArgument, documentArgument, integerArgument, nonNegativeIntegerArgument } from './arguments';
+
+/** find options that change what comes back and that the engine does not implement. */
+const UNSUPPORTED_FIND_OPTIONS = ['min', 'max', 'returnKey', 'showRecordId', 'tailable', 'awaitData'];
 
 const find: CommandHandler = ({ engine, body, database }) => {
   const name = collectionNameArgument(body, 'find');
+  for (const option of UNSUPPORTED_FIND_OPTIONS) {
+    const value = body[option];
+    if (value !== undefined && value !== null && value !== false) throw unsupportedFeature(`The find option '${option}'`);
+  }
   const filter = documentArgument(body, 'filter', 'find');
   const sort = documentArgument(body, 'sort', 'find');
   const projection = documentArgument(body, 'projection', 'find');
@@ -18,7 +25,12 @@ const find: CommandHandler = ({ engine, body, database }) => {
   // A negative limit is the legacy spelling of "limit, in a single batch".
   const limit = rawLimit === undefined || rawLimit === 0 ? undefined : Math.abs(rawLimit);
   const singleBatch = body.singleBatch === true || (rawLimit !== undefined && rawLimit < 0);
-  const documents = findMatchingDocuments(engine.storage.getCollection(database, name), filter, { sort, skip, limit });
+  const collection = engine.storage.getCollection(database, name);
+  assertHintExists(collection, body.hint);
+  // hint {$natural: -1} without a sort returns the documents in reverse insertion order.
+  const naturalHint = isPlainObject(body.hint) && Object.keys(body.hint).length === 1 && Number(body.hint.$natural) === -1;
+  const order = sort && Object.keys(sort).length > 0 ? sort : naturalHint ? { $natural: -1 } : sort;
+  const documents = findMatchingDocuments(collection, filter, { sort: order, skip, limit, variables: letVariables(body) });
   return engine.cursors.open(`${database}.${name}`, documents, {
     batchSize: singleBatch && batchSize === undefined ? Number.POSITIVE_INFINITY : batchSize,
     singleBatch,
@@ -53,6 +65,7 @@ const count: CommandHandler = ({ engine, body, database }) => {
   const skip = nonNegativeIntegerArgument(body, 'skip', 'count');
   const limit = integerArgument(body, 'limit', 'count');
   const collection = engine.storage.getCollection(database, name);
+  assertHintExists(collection, body.hint);
   if (!collection) return { n: 0, ok: 1 };
   if (!query || Object.keys(query).length === 0) {
     const total = Math.max(0, collection.size - (skip ?? 0));
@@ -68,7 +81,9 @@ const distinct: CommandHandler = ({ engine, body, database }) => {
   const key = body.key;
   const query = documentArgument(body, 'query', 'distinct');
   const values = new Map<string, unknown>();
-  for (const document of findMatchingDocuments(engine.storage.getCollection(database, name), query)) {
+  const collection = engine.storage.getCollection(database, name);
+  assertHintExists(collection, body.hint);
+  for (const document of findMatchingDocuments(collection, query)) {
     for (const value of collectPathValues(document, key)) {
       const identity = valueKey(value);
       if (!values.has(identity)) values.set(identity, value);

@@ -1,4 +1,4 @@
-import { ObjectId, type Document } from 'bson';
+import { calculateObjectSize, ObjectId, type Document } from 'bson';
 import { isPlainObject } from '../bson-values';
 import { Collection, type WriteJournal } from '../collection';
 import type { CommandContext, CommandHandler } from '../command-context';
@@ -6,7 +6,7 @@ import { withIdFirst } from '../document-paths';
 import { CommandError, ErrorCode, failsWholeCommand, writeErrorEntry } from '../errors';
 import { findMatchingDocuments } from '../query-execution';
 import { applyUpdate, buildUpsertDocument, type UpdateSpec } from '../update';
-import { arrayArgument, collectionNameArgument } from './arguments';
+import { arrayArgument, assertHintExists, assertSimpleCollation, collectionNameArgument, letVariables } from './arguments';
 
 /** Gives a document its `_id` (first, as MongoDB stores it) and rejects ids MongoDB rejects. */
 export function prepareForInsert(raw: unknown): Document {
@@ -14,6 +14,25 @@ export function prepareForInsert(raw: unknown): Document {
   if (Array.isArray(raw._id)) throw new CommandError(53, `The '_id' value cannot be of type array`);
   if (raw._id instanceof RegExp) throw new CommandError(53, `The '_id' value cannot be of type regex`);
   return '_id' in raw && raw._id !== undefined ? withIdFirst(raw) : { _id: new ObjectId(), ...raw };
+}
+
+/** MongoDB's largest user document: 16 MiB of BSON. */
+export const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
+
+const TOO_LARGE_MESSAGES = {
+  insert: (size: number) => `object to insert too large. size in bytes: ${size}, max size: ${MAX_DOCUMENT_BYTES}`,
+  upsert: () => `Document to upsert is larger than ${MAX_DOCUMENT_BYTES}`,
+  update: () => `Resulting document after update is larger than ${MAX_DOCUMENT_BYTES}`,
+};
+
+/**
+ * Refuses a document about to be stored that is larger than 16 MiB of BSON, with MongoDB's
+ * message for the way it was written and the BSONObjectTooLarge code (10334); returns it otherwise.
+ */
+export function assertDocumentSize(document: Document, write: keyof typeof TOO_LARGE_MESSAGES): Document {
+  const size = calculateObjectSize(document);
+  if (size > MAX_DOCUMENT_BYTES) throw new CommandError(ErrorCode.BSONObjectTooLarge, TOO_LARGE_MESSAGES[write](size));
+  return document;
 }
 
 /** The collection a write command targets, created only once something is written to it. */
@@ -46,7 +65,7 @@ const insert: CommandHandler = async (context) => {
   let inserted = 0;
   for (let index = 0; index < documents.length; index += 1) {
     try {
-      collection.insert(prepareForInsert(documents[index]), journal);
+      collection.insert(assertDocumentSize(prepareForInsert(documents[index]), 'insert'), journal);
       inserted += 1;
     } catch (error) {
       if (failsWholeCommand(error)) throw error;
@@ -64,7 +83,7 @@ interface UpdateStatementResult {
 }
 
 /** Runs one update statement (`{q, u, upsert, multi, arrayFilters}`) against a collection. */
-export function runUpdateStatement(target: LazyCollection, statement: Document, journal: WriteJournal | undefined): UpdateStatementResult {
+export function runUpdateStatement(target: LazyCollection, statement: Document, journal: WriteJournal | undefined, variables?: Document): UpdateStatementResult {
   const filter = isPlainObject(statement.q) ? statement.q : {};
   const update = statement.u as UpdateSpec;
   if (update === undefined || (!Array.isArray(update) && !isPlainObject(update))) {
@@ -76,19 +95,21 @@ export function runUpdateStatement(target: LazyCollection, statement: Document, 
     throw new CommandError(ErrorCode.FailedToParse, 'multi update is not supported for replacement-style update');
   }
   const sort = isPlainObject(statement.sort) ? statement.sort : undefined;
-  const targets = findMatchingDocuments(target.existing(), filter, { limit: multi ? undefined : 1, sort });
+  assertSimpleCollation(statement.collation);
+  assertHintExists(target.existing(), statement.hint);
+  const targets = findMatchingDocuments(target.existing(), filter, { limit: multi ? undefined : 1, sort, variables });
   if (targets.length === 0) {
     if (statement.upsert !== true) return { matched: 0, modified: 0 };
-    const document = buildUpsertDocument(filter, update, arrayFilters);
+    const document = assertDocumentSize(buildUpsertDocument(filter, update, arrayFilters, variables), 'upsert');
     target.create().insert(document, journal);
     return { matched: 0, modified: 0, upsertedId: document._id };
   }
   const collection = target.create();
   let modified = 0;
   for (const current of targets) {
-    const outcome = applyUpdate(current, update, { filter, arrayFilters, isInsert: false });
+    const outcome = applyUpdate(current, update, { filter, arrayFilters, isInsert: false, variables });
     if (!outcome.changed) continue;
-    collection.replace(Collection.documentKey(current), outcome.document, journal);
+    collection.replace(Collection.documentKey(current), assertDocumentSize(outcome.document, 'update'), journal);
     modified += 1;
   }
   return { matched: targets.length, modified };
@@ -100,13 +121,14 @@ const update: CommandHandler = async (context) => {
   const ordered = context.body.ordered !== false;
   const journal = await context.beginWrite();
   const target = lazyCollection(context, name, journal);
+  const variables = letVariables(context.body);
   const writeErrors: Document[] = [];
   const upserted: Document[] = [];
   let matched = 0;
   let modified = 0;
   for (let index = 0; index < statements.length; index += 1) {
     try {
-      const result = runUpdateStatement(target, statements[index], journal);
+      const result = runUpdateStatement(target, statements[index], journal, variables);
       matched += result.matched;
       modified += result.modified;
       if (result.upsertedId !== undefined) upserted.push({ index, _id: result.upsertedId });
@@ -131,6 +153,7 @@ const deleteCommand: CommandHandler = async (context) => {
   const ordered = context.body.ordered !== false;
   const journal = await context.beginWrite();
   const collection = context.engine.storage.getCollection(context.database, name);
+  const variables = letVariables(context.body);
   const writeErrors: Document[] = [];
   let deleted = 0;
   for (let index = 0; index < statements.length; index += 1) {
@@ -139,8 +162,12 @@ const deleteCommand: CommandHandler = async (context) => {
       const limit = Number(statement.limit ?? 0);
       if (limit !== 0 && limit !== 1) throw new CommandError(ErrorCode.FailedToParse, `The limit field in delete objects must be 0 or 1. Got ${limit}`);
       const filter = isPlainObject(statement.q) ? statement.q : {};
+      assertSimpleCollation(statement.collation);
+      assertHintExists(collection, statement.hint);
+      // Matched even when the collection is missing, so a malformed filter is still refused.
+      const matches = findMatchingDocuments(collection, filter, { limit: limit === 1 ? 1 : undefined, variables });
       if (!collection) continue;
-      for (const document of findMatchingDocuments(collection, filter, { limit: limit === 1 ? 1 : undefined })) {
+      for (const document of matches) {
         collection.delete(Collection.documentKey(document), journal);
         deleted += 1;
       }
