@@ -7,12 +7,16 @@ type GlobalWithEngine = typeof globalThis & { [EMBEDDED_MONGO_HANDLE]?: Embedded
 
 /**
  * Jest global setup: with MONGODB_URI set the suite runs against that real server; otherwise it
- * starts the embedded engine once for the whole run and publishes its URI through MONGODB_URI,
+ * starts the embedded engine once for the whole run (a replica set, or a standalone with
+ * TEST_ENGINE_TOPOLOGY=standalone) and publishes its URI through MONGODB_URI,
  * which jest's worker processes inherit.
  */
 export default async function globalSetup(): Promise<void> {
   if (process.env.MONGODB_URI) return;
-  const engine = await startEmbeddedMongo();
+  // TEST_ENGINE_TOPOLOGY=standalone runs the whole suite against an engine that refuses
+  // transactions as a standalone mongod does (the service must work on both).
+  const topology = process.env.TEST_ENGINE_TOPOLOGY === 'standalone' ? 'standalone' : 'replicaSet';
+  const engine = await startEmbeddedMongo({ topology });
   (globalThis as GlobalWithEngine)[EMBEDDED_MONGO_HANDLE] = engine;
   process.env.MONGODB_URI = engine.uri;
 }

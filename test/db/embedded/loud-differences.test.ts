@@ -1,5 +1,6 @@
 import { MongoServerError, MongoWriteConcernError, type Collection, type Document } from 'mongodb';
 import { isEmbeddedEngine, openTestDatabase, type TestDatabase } from './test-database';
+import { itWithTransactions } from '../../helpers/topology';
 
 /**
  * Options and operators that change results must either work as in MongoDB or be refused with
@@ -136,7 +137,7 @@ describe('embedded engine: loud where it differs from MongoDB', () => {
       expectNotSupported(error);
     });
 
-    it('accepts snapshot reads inside a transaction', async () => {
+    itWithTransactions('accepts snapshot reads inside a transaction', async () => {
       const items = await seeded('snapshot_in_transaction');
       const session = database.client.startSession();
       try {

@@ -1,8 +1,9 @@
 import { MongoClient, MongoServerError, type ClientSession, type Collection, type Document } from 'mongodb';
 import mongoose from 'mongoose';
 import { isEmbeddedEngine, openTestDatabase, type TestDatabase } from './test-database';
+import { describeWithTransactions } from '../../helpers/topology';
 
-describe('embedded engine: transactions', () => {
+describeWithTransactions('embedded engine: transactions', () => {
   let database: TestDatabase;
   let accounts: Collection;
 
