@@ -1,4 +1,4 @@
-import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Airport } from '../airports/airport.type';
 import { Scope } from '../auth';
 import type { GraphQLContext } from '../context';
@@ -10,6 +10,7 @@ import { parseDateRange } from '../timeline/date-range';
 import type { FlightData } from './flight.service';
 import { CreateFlightInput, Flight, FlightEndpoint, UpdateFlightInput } from './flight.type';
 import { dateRangeListComplexity } from '../graphql/complexity';
+import { flightGlobalId } from '../graphql/node';
 
 type ColourKey = 'background' | 'text' | 'border';
 
@@ -51,6 +52,16 @@ export class FlightResolver {
   @Mutation(() => Boolean, { description: 'Deletes the flight and its passenger list.' })
   deleteFlight(@Arg('id', () => Int, { description: 'The flight to delete.' }) id: number, @Ctx() ctx: GraphQLContext) {
     return ctx.services.flights.delete(id);
+  }
+
+  @FieldResolver(() => ID, { description: 'Unique across every type (Relay’s Global Object Identification), e.g. "Flight:42"; treat it as opaque. The number is flightId.' })
+  id(@Root() flight: FlightData): string {
+    return flightGlobalId(flight.id);
+  }
+
+  @FieldResolver(() => Int, { description: 'The flight number: unique among flights, never reused (the timeline’s flight_id); what flight(id:) and the mutations take.' })
+  flightId(@Root() flight: FlightData): number {
+    return flight.id;
   }
 
   @FieldResolver(() => Resource, { nullable: true, description: 'The resource (timeline row) the flight is on; null when no resource has its id.' })

@@ -1,4 +1,5 @@
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
+import { Node } from '../graphql/node';
 
 @ObjectType({ description: 'One end of a flight: where and when, as a UTC instant and as local time there.' })
 export class FlightEndpoint {
@@ -21,9 +22,9 @@ export class ColourOverrides {
   border?: string | null;
 }
 
-@ObjectType({ description: 'A flight: one entry on the timeline.' })
+@ObjectType({ description: 'A flight: one entry on the timeline.', implements: Node })
 export class Flight {
-  @Field(() => Int, { description: 'The flight id, unique among flights and never reused (the timeline’s flight_id).' })
+  // The stored number: FlightResolver serves it as `flightId` and derives the global `id`.
   id: number;
 
   @Field({ description: 'Flight designator, e.g. IFL123.' })

@@ -10,6 +10,7 @@ import { ResourceResolver } from '../resources/resource.resolver';
 import { TimelineResolver } from '../timeline/timeline.resolver';
 import { scopeAuthChecker } from './auth-checker';
 import { errorCodeTypeDefs } from './error-codes.schema';
+import { NodeResolver, withSyncNodeResolveType } from './node';
 import { enforceExecutionDeadline } from './execution-limits';
 
 /** type-graphql gives the root types no description; Sandbox and GraphiQL show these. */
@@ -29,7 +30,9 @@ let cached: Promise<GraphQLSchema> | undefined;
  */
 export function gatewaySchema(): Promise<GraphQLSchema> {
   cached ??= buildCodeFirstSchema().then((codeFirst) =>
-    enforceExecutionDeadline(mergeSchemas({ schemas: [codeFirst], typeDefs: [rootTypeDefs, passengerUploadTypeDefs, errorCodeTypeDefs], resolvers: passengerUploadResolvers })),
+    withSyncNodeResolveType(
+      enforceExecutionDeadline(mergeSchemas({ schemas: [codeFirst], typeDefs: [rootTypeDefs, passengerUploadTypeDefs, errorCodeTypeDefs], resolvers: passengerUploadResolvers })),
+    ),
   );
   return cached;
 }
@@ -45,6 +48,7 @@ function buildCodeFirstSchema(): Promise<GraphQLSchema> {
       TimelineResolver,
       PassengerListResolver,
       PassengerResolver,
+      NodeResolver,
     ],
     // Returned only by the SDL-first upload mutation, which type-graphql does not see.
     orphanedTypes: [PassengerPreview],

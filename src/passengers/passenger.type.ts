@@ -1,5 +1,6 @@
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
 import { LIST_ROWS, listComplexity } from '../graphql/complexity';
+import { Node } from '../graphql/node';
 
 /*
  * Passenger records keep the interface's own field names in GraphQL too (`luogonascita`,
@@ -76,6 +77,7 @@ abstract class PassengerFields {
 @ObjectType({
   description:
     'A stored passenger record, with the field names of the v0 interface. `id` identifies it across flights (for client caches); `recordId` is its number within the flight’s list (the interface’s `id`).',
+  implements: Node,
 })
 export class Passenger extends PassengerFields {
   // The stored record's `id` is the interface's number: PassengerResolver turns it into the

@@ -1,8 +1,9 @@
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
+import { Node } from '../graphql/node';
 
-@ObjectType({ description: 'A timeline row, typically one aircraft, with the default colours of its entries.' })
+@ObjectType({ description: 'A timeline row, typically one aircraft, with the default colours of its entries.', implements: Node })
 export class Resource {
-  @Field(() => Int, { description: 'The resource id, unique among resources (FullCalendar’s resourceId).' })
+  // The stored number: ResourceResolver serves it as `resourceId` and derives the global `id`.
   id: number;
 
   @Field({ description: 'Name shown on the timeline row, e.g. the aircraft type.' })

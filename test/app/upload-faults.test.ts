@@ -129,7 +129,7 @@ describe('the service process under broken and hostile uploads', () => {
         arrivalAt: '2026-12-10T11:30:00Z', backgroundColor: null, textColor: null, borderColor: null,
       },
     });
-    flightId = created.createFlight.id;
+    flightId = created.createFlight.flightId;
   }, 60_000);
 
   afterAll(() => {

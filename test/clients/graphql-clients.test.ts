@@ -14,7 +14,7 @@ import { listen, recordingFetch } from './listening-app';
  */
 
 interface FlightPassengers {
-  flight: { __typename: 'Flight'; id: number; passengers: { __typename: 'Passenger'; id: string; recordId: number; surname: string; name: string }[] } | null;
+  flight: { __typename: 'Flight'; id: string; passengers: { __typename: 'Passenger'; id: string; recordId: number; surname: string; name: string }[] } | null;
 }
 const FLIGHT_PASSENGERS: TypedDocumentNode<FlightPassengers, { id: number }> = gql`
   query FlightPassengers($id: Int!) {

@@ -3,6 +3,7 @@ import {
   getNamedType,
   isEnumType,
   isInputObjectType,
+  isInterfaceType,
   isLeafType,
   isListType,
   isNonNullType,
@@ -69,10 +70,10 @@ function argument(type: GraphQLInputType, depth = 0): fc.Arbitrary<unknown> {
   return fc.oneof({ weight: 4, arbitrary: plausible(type, depth) }, { weight: 1, arbitrary: hostileJson });
 }
 
-/** The leaf fields of a type and, one level down, of its object fields (no arguments needed). */
+/** The leaf fields of a type (or interface, e.g. Node) and, one level down, of its object fields (no arguments needed). */
 function selection(type: GraphQLOutputType, depth = 0): string {
   const named = getNamedType(type);
-  if (isLeafType(named) || !isObjectType(named)) return '';
+  if (isLeafType(named) || !(isObjectType(named) || isInterfaceType(named))) return '';
   const parts = Object.values(named.getFields())
     .filter((field) => field.args.every((arg) => !isNonNullType(arg.type)))
     .map((field) => {

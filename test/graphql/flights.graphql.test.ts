@@ -40,10 +40,11 @@ describe('GraphQL flights, airports and resources', () => {
   it('creates a flight and reads it back with local times, airports, resource and effective colours', async () => {
     const created = await testApp.graphql(CreateFlightDocument, { input: { ...baseFlight, borderColor: 'Crimson' } });
     expect(created.body.errors).toBeUndefined();
-    const id = created.body.data!.createFlight.id;
+    const id = created.body.data!.createFlight.flightId;
     const { body } = await testApp.graphql(FlightDocument, { id });
     expect(body.data!.flight).toMatchObject({
-      id,
+      id: `Flight:${id}`,
+      flightId: id,
       flightNumber: 'IFL200',
       resourceId: 1,
       backgroundColor: 'steelblue',
@@ -53,13 +54,13 @@ describe('GraphQL flights, airports and resources', () => {
       passengerCount: 0,
       departure: { icao: 'LIRF', at: '2026-07-01T07:00:00.000Z', localTime: '2026-07-01 09:00', airport: { iata: 'FCO', timezone: 'Europe/Rome' } },
       arrival: { icao: 'LGAV', localTime: '2026-07-01 12:15', airport: { iata: 'ATH' } },
-      resource: { id: 1, title: 'Citation XLS+' },
+      resource: { id: 'Resource:1', resourceId: 1, title: 'Citation XLS+' },
     });
   });
 
   it('gives concurrent creations distinct, increasing ids', async () => {
     const results = await Promise.all(Array.from({ length: 50 }, () => testApp.graphql(CreateFlightDocument, { input: baseFlight })));
-    const ids = results.map((result) => result.body.data!.createFlight.id);
+    const ids = results.map((result) => result.body.data!.createFlight.flightId);
     expect(new Set(ids).size).toBe(50);
     expect(ids.every((id) => Number.isInteger(id) && id > 0)).toBe(true);
   });
@@ -68,9 +69,9 @@ describe('GraphQL flights, airports and resources', () => {
     const other = await createFlight(testApp, { resourceId: 2, from: 'LPPT', to: 'LIRF', departureAt: '2026-08-02T10:00:00Z', arrivalAt: '2026-08-02T13:00:00Z' });
     const mine = await createFlight(testApp, { resourceId: 1, from: 'LIRF', to: 'LPPT', departureAt: '2026-08-02T15:00:00Z', arrivalAt: '2026-08-02T18:00:00Z' });
     const all = await testApp.graphql(FlightsDocument, { start: '2026-08-02', end: '2026-08-02', resourceId: null });
-    expect(all.body.data!.flights.map((flight) => flight.id)).toEqual([other, mine]);
+    expect(all.body.data!.flights.map((flight) => flight.flightId)).toEqual([other, mine]);
     const one = await testApp.graphql(FlightsDocument, { start: '2026-08-02', end: '2026-08-02', resourceId: 1 });
-    expect(one.body.data!.flights.map((flight) => flight.id)).toEqual([mine]);
+    expect(one.body.data!.flights.map((flight) => flight.flightId)).toEqual([mine]);
   });
 
   it('updates only the given fields and clears a colour override with null', async () => {
@@ -137,10 +138,10 @@ describe('GraphQL flights, airports and resources', () => {
 
   it('creates resources with the next id and replaces one by id', async () => {
     const created = await testApp.graphql(UpsertResourceDocument, { input: { id: null, title: 'Falcon 2000', registration: 'hb-jfn', backgroundColor: 'slateblue', textColor: 'white', borderColor: 'darkslateblue' } });
-    expect(created.body.data!.upsertResource).toMatchObject({ id: 3, registration: 'HB-JFN' });
+    expect(created.body.data!.upsertResource).toMatchObject({ id: 'Resource:3', resourceId: 3, registration: 'HB-JFN' });
     await testApp.graphql(UpsertResourceDocument, { input: { id: 3, title: 'Falcon 2000LXS', registration: 'HB-JFN', backgroundColor: 'slateblue', textColor: 'white', borderColor: 'navy' } });
     const { body } = await testApp.graphql(ResourcesDocument, {});
-    expect(body.data!.resources.map((resource) => [resource.id, resource.title])).toEqual([[1, 'Citation XLS+'], [2, 'Phenom 300E'], [3, 'Falcon 2000LXS']]);
+    expect(body.data!.resources.map((resource) => [resource.resourceId, resource.title])).toEqual([[1, 'Citation XLS+'], [2, 'Phenom 300E'], [3, 'Falcon 2000LXS']]);
     const bad = await testApp.graphql(UpsertResourceDocument, { input: { id: null, title: ' ', registration: 'I-ABCD', backgroundColor: 'rgb(1,2,3)', textColor: 'white', borderColor: 'navy' } });
     expect(bad.status).toBe(400);
     expect(detailFields(bad.body.errors)).toEqual(['title', 'backgroundColor']);
@@ -178,7 +179,7 @@ describe('concurrent upserts', () => {
       ...Array.from({ length: 10 }, () => other.graphql(UpsertResourceDocument, { input: resource(null) })),
     ]);
     expect(resources.map((result) => result.status)).toEqual(Array(20).fill(200));
-    const created = resources.slice(10).map((result) => result.body.data!.upsertResource.id);
+    const created = resources.slice(10).map((result) => result.body.data!.upsertResource.resourceId);
     expect(new Set(created).size).toBe(10);
     expect(created).not.toContain(3);
     const db = other.database.connection.db!;

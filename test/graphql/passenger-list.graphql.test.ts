@@ -76,7 +76,7 @@ describe('GraphQL passenger lists', () => {
     const other = await createFlight(testApp, { resourceId: 1, from: 'LIRF', to: 'LIML', departureAt: '2026-12-01T15:00:00Z', arrivalAt: '2026-12-01T16:00:00Z' });
     await testApp.graphql(PushPassengerListDocument, { flightId: other, changes: changes([passengerRecord(7), passengerRecord(8)]), expectedVersion: null, idempotencyKey: null });
     const { body } = await testApp.graphql(FlightsWithPassengersDocument, { start: '2026-12-01', end: '2026-12-01' });
-    expect(body.data!.flights.map((flight) => [flight.id, flight.passengerCount, flight.passengers.map((p) => [p.id, p.recordId, p.row_number])])).toEqual([
+    expect(body.data!.flights.map((flight) => [flight.flightId, flight.passengerCount, flight.passengers.map((p) => [p.id, p.recordId, p.row_number])])).toEqual([
       [flightId, 1, [[`${flightId}:1`, 1, 1]]],
       [other, 2, [[`${other}:7`, 7, 1], [`${other}:8`, 8, 2]]],
     ]);

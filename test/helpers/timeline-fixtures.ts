@@ -51,5 +51,5 @@ export async function createFlight(testApp: TestApp, spec: FlightSpec): Promise<
     },
   });
   if (body.errors || !body.data) throw new Error(JSON.stringify(body.errors));
-  return body.data.createFlight.id;
+  return body.data.createFlight.flightId;
 }
