@@ -39,7 +39,7 @@ function transactionOf(engine: EngineState, name: string, body: Document): Trans
   if (sessionKey === undefined || body.txnNumber === undefined) {
     throw new CommandError(ErrorCode.InvalidOptions, "'autocommit' is only valid with a logical session id and a txnNumber");
   }
-  if (!TRANSACTION_COMMANDS.has(name)) throw new CommandError(263, `Cannot run '${name}' in a multi-document transaction.`);
+  if (!TRANSACTION_COMMANDS.has(name)) throw new CommandError(ErrorCode.OperationNotSupportedInTransaction, `Cannot run '${name}' in a multi-document transaction.`);
   return engine.transactions.resolve(sessionKey, Number(body.txnNumber), body.startTransaction === true);
 }
 

@@ -21,6 +21,7 @@ export const ErrorCode = {
   IndexOptionsConflict: 85,
   IndexKeySpecsConflict: 86,
   WriteConflict: 112,
+  OperationNotSupportedInTransaction: 263,
   CommandNotSupported: 115,
   NoSuchTransaction: 251,
   TransactionCommitted: 256,

@@ -70,7 +70,8 @@ function applyPipelineUpdate(current: Document, pipeline: Document[], variables?
     }
   }
   const [result] = new Aggregator(pipeline, variables ? { variables } : {}).run([cloneValue(current)]) as Document[];
-  const document = withIdFirst(result ?? {});
+  // A pipeline that drops _id (e.g. $replaceRoot to a subdocument) keeps the stored one, as MongoDB does.
+  const document = withIdFirst(result && !('_id' in result) && '_id' in current ? { _id: current._id, ...result } : (result ?? {}));
   if ('_id' in current && valueKey(document._id) !== valueKey(current._id)) {
     throw new CommandError(ErrorCode.ImmutableField, "Performing an update on the path '_id' would modify the immutable field '_id'");
   }

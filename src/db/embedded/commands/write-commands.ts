@@ -13,6 +13,8 @@ export function prepareForInsert(raw: unknown): Document {
   if (!isPlainObject(raw)) throw new CommandError(ErrorCode.TypeMismatch, 'Document to insert must be an object');
   if (Array.isArray(raw._id)) throw new CommandError(53, `The '_id' value cannot be of type array`);
   if (raw._id instanceof RegExp) throw new CommandError(53, `The '_id' value cannot be of type regex`);
+  const dollarKey = firstDollarKey(raw._id);
+  if (dollarKey !== undefined) throw new CommandError(52, `_id fields may not contain '$'-prefixed fields: ${dollarKey} is not valid for storage.`);
   return '_id' in raw && raw._id !== undefined ? withIdFirst(raw) : { _id: new ObjectId(), ...raw };
 }
 
@@ -94,10 +96,12 @@ export function runUpdateStatement(target: LazyCollection, statement: Document, 
   if (multi && !Array.isArray(update) && Object.keys(update).length > 0 && !Object.keys(update)[0].startsWith('$')) {
     throw new CommandError(ErrorCode.FailedToParse, 'multi update is not supported for replacement-style update');
   }
-  const sort = isPlainObject(statement.sort) ? statement.sort : undefined;
+  // The engine presents MongoDB 7.0, which has no `sort` on update statements (8.0 added it): refuse it
+  // as 7.0 does, so code relying on it fails here as it would on the server the engine stands for.
+  if (statement.sort !== undefined) throw new CommandError(40415, "BSON field 'update.updates.sort' is an unknown field.");
   assertSimpleCollation(statement.collation);
   assertHintExists(target.existing(), statement.hint);
-  const targets = findMatchingDocuments(target.existing(), filter, { limit: multi ? undefined : 1, sort, variables });
+  const targets = findMatchingDocuments(target.existing(), filter, { limit: multi ? undefined : 1, variables });
   if (targets.length === 0) {
     if (statement.upsert !== true) return { matched: 0, modified: 0 };
     const document = assertDocumentSize(buildUpsertDocument(filter, update, arrayFilters, variables), 'upsert');
@@ -181,3 +185,14 @@ const deleteCommand: CommandHandler = async (context) => {
 };
 
 export const writeCommands: Record<string, CommandHandler> = { insert, update, delete: deleteCommand };
+
+/** The first `$`-prefixed key inside an `_id` value (MongoDB refuses them there: DollarPrefixedFieldName). */
+function firstDollarKey(value: unknown): string | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || value instanceof Date || value instanceof RegExp || '_bsontype' in value) return undefined;
+  for (const [key, inner] of Object.entries(value)) {
+    if (key.startsWith('$')) return key;
+    const nested = firstDollarKey(inner);
+    if (nested !== undefined) return nested;
+  }
+  return undefined;
+}
