@@ -4,6 +4,7 @@ import type { RequestHandler, Response } from 'express';
 import getRawBody from 'raw-body';
 import { authenticationRequired, requireScope, Scope, type RequestAuthenticator } from '../auth';
 import { AppError, badRequest, payloadTooLarge, unsupportedMediaType } from '../errors';
+import { closeConnectionAfterAnswer, declaredLength } from './read-stream';
 
 /**
  * Reads an `application/json` body of at most `maxBytes` into `req.body`; other requests pass
@@ -40,7 +41,7 @@ export function boundedJsonBody(maxBytes: number, anonymous?: AnonymousBodyLimit
       next(unsupportedMediaType(`A JSON body must be UTF-8, got charset ${charset}`));
       return;
     }
-    const declared = req.get('Content-Length');
+    const declared = declaredLength(req);
     let limit = maxBytes;
     if (anonymous) {
       try {
@@ -52,8 +53,8 @@ export function boundedJsonBody(maxBytes: number, anonymous?: AnonymousBodyLimit
       }
     }
     const overLimit = (size?: number) => (limit < maxBytes ? anonymousTooLarge(limit) : tooLarge(maxBytes, size));
-    if (declared !== undefined && Number(declared) > limit) {
-      next(refuseBody(res, overLimit(Number(declared))));
+    if (declared !== undefined && declared > limit) {
+      next(refuseBody(res, overLimit(declared)));
       return;
     }
     getRawBody(req, { length: declared, limit, encoding: 'utf-8' }).then(
@@ -119,13 +120,9 @@ function tooLarge(maxBytes: number, declared?: number): AppError {
   return payloadTooLarge(`The JSON body is larger than the limit of ${maxBytes} bytes (got ${size})`);
 }
 
-/**
- * The body was refused before it was read to the end: the answer says `Connection: close`, and the
- * socket is closed once it is sent, so a client still sending is cut off instead of being read.
- */
+/** The body was refused before it was read to the end: the connection closes after the answer. */
 function refuseBody(res: Response, error: AppError): AppError {
-  res.setHeader('Connection', 'close');
-  res.once('finish', () => res.req.socket.destroySoon());
+  closeConnectionAfterAnswer(res.req, res);
   return error;
 }
 

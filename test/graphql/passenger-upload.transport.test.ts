@@ -17,34 +17,24 @@ import {
   type RawResponse,
   type Target,
 } from '../helpers/upload-requests';
+import { startUploadTransportApp, type UploadTransportApp } from '../helpers/upload-transport-app';
 
 /** uploadPassengerList through the GraphQL multipart request spec: truncated, over-size and abandoned bodies. */
 describe('uploadPassengerList over GraphQL multipart: the transport', () => {
   const LIMIT = 200_000;
+  let setup: UploadTransportApp;
   let testApp: TestApp;
   let server: Server;
   let port: number;
   let writer: string;
   let flightId: number;
-  const uncaught: unknown[] = [];
-  const recordUncaught = (error: unknown) => uncaught.push(error);
 
   beforeAll(async () => {
-    testApp = await startTestApp('upload_transport_graphql', { UPLOAD_MAX_BYTES: String(LIMIT) });
-    writer = await testApp.token(['passengers:write']);
-    await createReferenceData(testApp);
-    flightId = await createFlight(testApp, { resourceId: 1, from: 'LIRF', to: 'LGAV', departureAt: '2026-12-10T09:00:00Z', arrivalAt: '2026-12-10T11:30:00Z' });
-    server = testApp.app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    port = (server.address() as AddressInfo).port;
-    process.on('uncaughtException', recordUncaught);
+    setup = await startUploadTransportApp('upload_transport_graphql', LIMIT);
+    ({ testApp, server, port, writer, flightId } = setup);
   });
-  afterAll(async () => {
-    process.off('uncaughtException', recordUncaught);
-    await new Promise((resolve) => server.close(resolve));
-    await testApp.close();
-  });
-  afterEach(() => expect(uncaught).toEqual([]));
+  afterAll(() => setup.close());
+  afterEach(() => expect(setup.uncaught).toEqual([]));
 
   const graphql = (token = writer): Target => ({ port, path: '/graphql', headers: graphqlUploadHeaders(token) });
   const rest = (): Target => ({ port, path: `/api/broker/v0/upload/${flightId}`, headers: restUploadHeaders(writer) });

@@ -1,5 +1,5 @@
 import { Agent, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { print } from 'graphql';
 import request from 'supertest';
 import { PassengerListDocument, PassengerTemplateUrlDocument, UploadPassengerListDocument } from '../../src/graphql/generated/operations';
@@ -18,6 +18,7 @@ import {
   workbookOfSize,
   type Target,
 } from '../helpers/upload-requests';
+import { startUploadTransportApp, type UploadTransportApp } from '../helpers/upload-transport-app';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -121,30 +122,19 @@ describe('POST /api/broker/v0/upload/<id>', () => {
 
 describe('POST /api/broker/v0/upload/<id>: the transport', () => {
   const LIMIT = 200_000;
+  let setup: UploadTransportApp;
   let testApp: TestApp;
   let server: Server;
   let port: number;
   let writer: string;
   let flightId: number;
-  const uncaught: unknown[] = [];
-  const recordUncaught = (error: unknown) => uncaught.push(error);
 
   beforeAll(async () => {
-    testApp = await startTestApp('upload_transport', { UPLOAD_MAX_BYTES: String(LIMIT) });
-    writer = await testApp.token(['passengers:write']);
-    await createReferenceData(testApp);
-    flightId = await createFlight(testApp, { resourceId: 1, from: 'LIRF', to: 'LGAV', departureAt: '2026-12-10T09:00:00Z', arrivalAt: '2026-12-10T11:30:00Z' });
-    server = testApp.app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    port = (server.address() as AddressInfo).port;
-    process.on('uncaughtException', recordUncaught);
+    setup = await startUploadTransportApp('upload_transport', LIMIT);
+    ({ testApp, server, port, writer, flightId } = setup);
   });
-  afterAll(async () => {
-    process.off('uncaughtException', recordUncaught);
-    await new Promise((resolve) => server.close(resolve));
-    await testApp.close();
-  });
-  afterEach(() => expect(uncaught).toEqual([]));
+  afterAll(() => setup.close());
+  afterEach(() => expect(setup.uncaught).toEqual([]));
 
   const target = (token = writer, contentType?: string): Target => ({
     port,

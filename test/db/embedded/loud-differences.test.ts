@@ -1,5 +1,5 @@
-import { MongoServerError, MongoWriteConcernError, type Collection, type Document } from 'mongodb';
-import { isEmbeddedEngine, openTestDatabase, type TestDatabase } from './test-database';
+import { MongoServerError, MongoWriteConcernError, type Document } from 'mongodb';
+import { isEmbeddedEngine, openTestDatabase, seededCollection, serverError, type TestDatabase } from './test-database';
 import { itWithTransactions } from '../../helpers/topology';
 
 /**
@@ -21,20 +21,9 @@ describe('embedded engine: loud where it differs from MongoDB', () => {
     await database.close();
   });
 
-  async function seeded(name: string, documents: Document[] = [{ _id: 1, a: 1 }, { _id: 2, a: 2 }]): Promise<Collection> {
-    const collection = database.db.collection(name);
-    await collection.insertMany(documents);
-    return collection;
-  }
+  const seeded = (name: string, documents: Document[] = [{ _id: 1, a: 1 }, { _id: 2, a: 2 }]) => seededCollection(database, name, documents);
 
-  async function failure(promise: Promise<unknown>): Promise<MongoServerError> {
-    const outcome = await promise.then(
-      () => undefined,
-      (error: unknown) => error,
-    );
-    expect(outcome).toBeInstanceOf(MongoServerError);
-    return outcome as MongoServerError;
-  }
+  const failure = serverError;
 
   function expectNotSupported(error: MongoServerError): void {
     if (!embedded) return;

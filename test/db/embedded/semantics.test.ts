@@ -1,5 +1,5 @@
-import { Binary, Long, MongoServerError, type Collection, type Document } from 'mongodb';
-import { openTestDatabase, type TestDatabase } from './test-database';
+import { Binary, Long, type Document } from 'mongodb';
+import { openTestDatabase, seededCollection, serverError, type TestDatabase } from './test-database';
 
 /**
  * Query, update and projection semantics where the engine used to differ from MongoDB silently.
@@ -16,20 +16,9 @@ describe('embedded engine: MongoDB semantics', () => {
     await database.close();
   });
 
-  async function seeded(name: string, documents: Document[]): Promise<Collection> {
-    const collection = database.db.collection(name);
-    await collection.insertMany(documents);
-    return collection;
-  }
+  const seeded = (name: string, documents: Document[]) => seededCollection(database, name, documents);
 
-  async function failure(promise: Promise<unknown>): Promise<MongoServerError> {
-    const outcome = await promise.then(
-      () => undefined,
-      (error: unknown) => error,
-    );
-    expect(outcome).toBeInstanceOf(MongoServerError);
-    return outcome as MongoServerError;
-  }
+  const failure = serverError;
 
   const byId = { _id: 1 } as Document;
 

@@ -1,4 +1,4 @@
-import { MongoClient, type Db } from 'mongodb';
+import { MongoClient, MongoServerError, type Collection, type Db, type Document } from 'mongodb';
 import { testDatabaseUri, uniqueDatabaseName } from '../../helpers/database';
 
 /** A driver connection to a database of the test file's own, dropped again by `close`. */
@@ -28,4 +28,21 @@ export async function openTestDatabase(prefix: string): Promise<TestDatabase> {
 export async function isEmbeddedEngine(db: Db): Promise<boolean> {
   const info = await db.admin().command({ buildInfo: 1 });
   return typeof info.version === 'string' && info.version.endsWith('-embedded');
+}
+
+/** A collection of `database` filled with `documents`. */
+export async function seededCollection(database: TestDatabase, name: string, documents: Document[]): Promise<Collection> {
+  const collection = database.db.collection(name);
+  await collection.insertMany(documents);
+  return collection;
+}
+
+/** The server error `promise` must fail with (the assertion fails if it succeeds or fails otherwise). */
+export async function serverError(promise: Promise<unknown>): Promise<MongoServerError> {
+  const outcome = await promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  expect(outcome).toBeInstanceOf(MongoServerError);
+  return outcome as MongoServerError;
 }
