@@ -13,7 +13,6 @@ import { loadConfig } from '../src/config';
 import { openDatabase } from '../src/db/database';
 import { createLogger } from '../src/logger';
 import { seedDemoData } from '../src/seed/seed';
-import { createServices } from '../src/services';
 import { parseDateRange } from '../src/timeline/date-range';
 import { TimelineView } from '../src/timeline/timeline-event.type';
 
@@ -38,7 +37,7 @@ async function main(): Promise<void> {
   await seedBenchFlights(database.connection.db!);
 
   const gateway = await createApp({ config, logger, database });
-  const services = createServices(database.connection, database.models, config);
+  const { services } = gateway;
   const app = express();
   app.get('/bench/floor', async (req, res) => {
     const range = parseDateRange(req.query.start, req.query.end, config.timezone);

@@ -5,6 +5,7 @@ import { pinoHttp } from 'pino-http';
 import { createFacadeRouter, FACADE_BASE_PATH } from '../rest-facade';
 import { sendError, toAppError } from '../rest-facade/errors';
 import { createRequestAuthenticator, createTokenVerifier } from './auth';
+import { createLiveChanges, type LiveChanges } from './changes/live-changes';
 import type { Config } from './config';
 import { createContextFactory, requestBaseUrl } from './context';
 import type { Database } from './db/database';
@@ -15,7 +16,7 @@ import { gatewaySchema } from './graphql/schema';
 import { healthRouter } from './health/health.routes';
 import type { Logger } from './logger';
 import { attachClientSignal, graphqlUploadError, processUploadRequest } from './passengers/passenger-upload.schema';
-import { createServices } from './services';
+import { createServices, type Services } from './services';
 import { crossOrigin } from './shared/cors';
 import { boundedJsonBody, tokenBeforeMultipart } from './shared/json-body';
 import {
@@ -39,6 +40,9 @@ export interface AppDeps {
 
 export interface GatewayApp {
   app: Express;
+  services: Services;
+  /** This process's part of the change feed (started by createApp, stopped by stop()). */
+  changes: LiveChanges;
   /** Stops Apollo Server (after the HTTP server stopped taking requests). */
   stop(): Promise<void>;
 }
@@ -47,7 +51,8 @@ const REQUEST_ID = /^[\w.:-]{1,100}$/;
 
 /** Builds the whole HTTP application without opening a port (tests call this directly). */
 export async function createApp({ config, logger, database, devToken }: AppDeps): Promise<GatewayApp> {
-  const services = createServices(database.connection, database.models, config);
+  const changes = createLiveChanges(database.models, config.changes, logger);
+  const services = createServices(database.connection, database.models, config, changes);
   const authenticate = createRequestAuthenticator(createTokenVerifier(config.auth));
   const createContext = createContextFactory({ services, config, logger, authenticate });
   const apollo = createApolloServer(await gatewaySchema(), config, logger);
@@ -114,7 +119,16 @@ export async function createApp({ config, logger, database, devToken }: AppDeps)
     sendError(res, new AppError(ErrorCode.INTERNAL_SERVER_ERROR, 'Internal server error'));
   });
 
-  return { app, stop: () => apollo.stop() };
+  await changes.start();
+  return {
+    app,
+    services,
+    changes,
+    async stop() {
+      await changes.stop();
+      await apollo.stop();
+    },
+  };
 }
 
 /**

@@ -91,6 +91,16 @@ export interface HttpTimeoutsConfig {
   headersTimeoutMs: number;
 }
 
+/** The change feed every process reads (subscriptions, webhooks): see README.md, "Live changes". */
+export interface ChangesConfig {
+  /** Milliseconds between reads of the feed for events published by other processes. */
+  pollMs: number;
+  /** Milliseconds between sweeps that publish events a crashed writer left in an outbox. */
+  sweepIntervalMs: number;
+  /** How long published events are kept, in milliseconds. */
+  retentionMs: number;
+}
+
 /** The whole validated configuration of the service. */
 export interface Config {
   nodeEnv: NodeEnv;
@@ -123,6 +133,7 @@ export interface Config {
   shutdownTimeoutMs: number;
   database: DatabaseTimeoutsConfig;
   http: HttpTimeoutsConfig;
+  changes: ChangesConfig;
 }
 
 export class ConfigError extends Error {
@@ -240,6 +251,11 @@ export function loadConfig(env: Env = process.env): Config {
       readinessTimeoutMs: integer(env, 'READINESS_TIMEOUT_MS', 2000, 100, 60_000),
     },
     http: httpTimeouts(env),
+    changes: {
+      pollMs: integer(env, 'CHANGE_FEED_POLL_MS', 100, 10, 60_000),
+      sweepIntervalMs: integer(env, 'OUTBOX_SWEEP_INTERVAL_MS', 5000, 100, 3_600_000),
+      retentionMs: integer(env, 'CHANGE_EVENTS_RETENTION_DAYS', 7, 1, 365) * 24 * 60 * 60 * 1000,
+    },
   };
 }
 

@@ -1,5 +1,7 @@
 import type { Connection } from 'mongoose';
 import { AirportService } from './airports/airport.service';
+import type { ChangeFeed } from './changes/change-event';
+import type { LiveChanges } from './changes/live-changes';
 import type { Config } from './config';
 import type { Models } from './db/models';
 import { FlightService } from './flights/flight.service';
@@ -16,16 +18,20 @@ export interface Services {
   timeline: TimelineService;
   passengerLists: PassengerListService;
   passengerUploads: PassengerUploadService;
+  /** Live events of every committed change, from every process (subscriptions, webhooks). */
+  changes: ChangeFeed;
 }
 
-export function createServices(connection: Connection, models: Models, config: Config): Services {
-  const passengerLists = new PassengerListService({ ...models, maxPassengers: config.limits.passengerListMaxPassengers });
+export function createServices(connection: Connection, models: Models, config: Config, changes: LiveChanges): Services {
+  const { publisher } = changes;
+  const passengerLists = new PassengerListService({ ...models, publisher, maxPassengers: config.limits.passengerListMaxPassengers });
   return {
     airports: new AirportService(models.airports),
     resources: new ResourceService(models.resources, models.counters),
-    flights: new FlightService({ connection, ...models }),
+    flights: new FlightService({ connection, ...models, publisher }),
     timeline: new TimelineService({ ...models, countPassengers: (ids) => passengerLists.countsByFlight(ids), publicHost: config.publicHost }),
     passengerLists,
     passengerUploads: new PassengerUploadService({ flights: models.flights, limits: config.limits }),
+    changes: changes.feed,
   };
 }

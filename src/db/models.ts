@@ -1,4 +1,5 @@
 import type { Connection } from 'mongoose';
+import { changeEventModel, type ChangeEventModel } from '../changes/change-event.model';
 import { airportModel, type AirportModel } from '../airports/airport.model';
 import { flightModel, type FlightModel } from '../flights/flight.model';
 import { passengerListModel, type PassengerListModel } from '../passengers/passenger-list.model';
@@ -12,6 +13,7 @@ export interface Models {
   flights: FlightModel;
   passengerLists: PassengerListModel;
   counters: CounterModel;
+  changeEvents: ChangeEventModel;
 }
 
 export function createModels(connection: Connection): Models {
@@ -21,6 +23,7 @@ export function createModels(connection: Connection): Models {
     flights: flightModel(connection),
     passengerLists: passengerListModel(connection),
     counters: counterModel(connection),
+    changeEvents: changeEventModel(connection),
   };
 }
 

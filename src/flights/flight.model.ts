@@ -1,4 +1,6 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import type { PendingChangeEvent } from '../changes/change-event';
+import { pendingEventSchema } from '../changes/change-event.model';
 
 /**
  * The longest flight the service accepts. The timeline's overlap query uses it as a lower bound on
@@ -27,6 +29,8 @@ export interface FlightDocument {
   departure: FlightEndpoint;
   arrival: FlightEndpoint;
   colours?: ColourOverrides;
+  /** Events of changes committed to this flight and not yet published (see src/changes/change-publisher.ts). */
+  outbox?: PendingChangeEvent[];
 }
 
 const endpointSchema = new Schema<FlightEndpoint>(
@@ -45,12 +49,15 @@ export const flightSchema = new Schema<FlightDocument>(
       type: new Schema<ColourOverrides>({ background: String, text: String, border: String }, { _id: false }),
       default: undefined,
     },
+    outbox: { type: [pendingEventSchema], default: undefined },
   },
   { collection: 'flights', versionKey: false, timestamps: true },
 );
 // The timeline's range query: departure within [start - max duration, end), arrival after start.
 flightSchema.index({ 'departure.at': 1 });
 flightSchema.index({ resourceId: 1, 'departure.at': 1 });
+// The outbox sweep's query: flights holding events older than a few seconds (rare, after a crash).
+flightSchema.index({ 'outbox.at': 1 });
 
 export type FlightModel = Model<FlightDocument>;
 

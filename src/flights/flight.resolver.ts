@@ -35,7 +35,7 @@ export class FlightResolver {
   @Authorized(Scope.FlightsWrite)
   @Mutation(() => Flight, { description: 'Creates a flight with the next free id (scope flights:write).' })
   createFlight(@Arg('input', () => CreateFlightInput, { description: 'The new flight.' }) input: CreateFlightInput, @Ctx() ctx: GraphQLContext) {
-    return ctx.services.flights.create(input);
+    return ctx.services.flights.create(input, actorOf(ctx));
   }
 
   @Authorized(Scope.FlightsWrite)
@@ -45,13 +45,13 @@ export class FlightResolver {
     @Arg('input', () => UpdateFlightInput, { description: 'The fields to change.' }) input: UpdateFlightInput,
     @Ctx() ctx: GraphQLContext,
   ) {
-    return ctx.services.flights.update(id, input);
+    return ctx.services.flights.update(id, input, actorOf(ctx));
   }
 
   @Authorized(Scope.FlightsWrite)
   @Mutation(() => Boolean, { description: 'Deletes the flight and its passenger list.' })
   deleteFlight(@Arg('id', () => Int, { description: 'The flight to delete.' }) id: number, @Ctx() ctx: GraphQLContext) {
-    return ctx.services.flights.delete(id);
+    return ctx.services.flights.delete(id, actorOf(ctx));
   }
 
   @FieldResolver(() => ID, { description: 'Unique across every type (Relay’s Global Object Identification), e.g. "Flight:42"; treat it as opaque. The number is flightId.' })
@@ -88,6 +88,11 @@ export class FlightResolver {
   passengerCount(@Root() flight: FlightData, @Ctx() ctx: GraphQLContext) {
     return ctx.loaders.passengerCountByFlight.load(flight.id);
   }
+}
+
+/** The token subject recorded in a change's event (the mutations demand a token, so there is one). */
+function actorOf(ctx: GraphQLContext): string {
+  return ctx.principal?.subject ?? 'anonymous';
 }
 
 async function effectiveColour(flight: FlightData, key: ColourKey, ctx: GraphQLContext): Promise<string> {

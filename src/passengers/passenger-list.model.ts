@@ -1,4 +1,6 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import type { PendingChangeEvent } from '../changes/change-event';
+import { pendingEventSchema } from '../changes/change-event.model';
 import type { PassengerFields } from './passenger.record';
 
 /** A passenger as stored inside its flight's list (the spec's field names; `idvolo` is the list's flight). */
@@ -18,6 +20,29 @@ export interface PassengerListChange {
   modified: number;
   deleted: number;
   passengers: number;
+}
+
+/** A field a push changed, under the contract's name, with its stored values before and after. */
+export interface PassengerFieldChange {
+  field: string;
+  before: string | number | boolean | null;
+  after: string | number | boolean | null;
+}
+
+/**
+ * What one push did record by record: the audit detail of the history entry with the same
+ * `version`. Kept in its own array so that the oldest details can be trimmed by the push's own
+ * update (`$push` with `$slice`) while their counts stay (see passenger-list.audit.ts).
+ */
+export interface PassengerListChangeDetail {
+  version: number;
+  /** This detail's BSON size, so a push can bound the details by reading the sizes alone. */
+  bytes: number;
+  createdIds: number[];
+  /** Every record the push named in `modified`, with only the fields that really changed (maybe none). */
+  modifications: { id: number; changes: PassengerFieldChange[] }[];
+  /** The deleted records as they were last stored: what an auditor needs to know who was removed. */
+  deletedRecords: StoredPassenger[];
 }
 
 /**
@@ -55,7 +80,8 @@ export interface LegacyRecentRequest {
  *
  * Every part is bounded, so the document stays far below MongoDB's 16 MiB whatever clients send:
  * passengers by PASSENGER_LIST_MAX_PASSENGERS (at most 5,000 records of at most ~1.3 kB), history
- * and idempotency records by the limits below (stored strings at most STORED_TEXT_MAX characters).
+ * and idempotency records by the limits below (stored strings at most STORED_TEXT_MAX characters),
+ * the history's record-by-record detail by PASSENGER_LIST_HISTORY_DETAIL_BYTES.
  */
 export interface PassengerListDocument {
   flightId: number;
@@ -64,6 +90,11 @@ export interface PassengerListDocument {
   passengerCount: number;
   /** Applied pushes, oldest first, capped at the most recent PASSENGER_LIST_HISTORY_LIMIT. */
   history: PassengerListChange[];
+  /**
+   * The record-by-record detail of the newest pushes, oldest first, within
+   * PASSENGER_LIST_HISTORY_DETAIL_BYTES (see passenger-list.audit.ts); older entries keep their counts.
+   */
+  historyDetails?: PassengerListChangeDetail[];
   /** Idempotency records, written by the same atomic update as the change they answer. */
   requests: (RecentRequest | LegacyRecentRequest)[];
   updatedBy?: string;
@@ -72,6 +103,11 @@ export interface PassengerListDocument {
    * push can write to or re-create (the unique flightId index refuses a new list beside it).
    */
   deletedAt?: Date | null;
+  /**
+   * Events of changes committed to this list (and, in a tombstone, the flight's deletion) not yet
+   * published; written by the same update as the change (see src/changes/change-publisher.ts).
+   */
+  outbox?: PendingChangeEvent[];
 }
 
 export const PASSENGER_LIST_HISTORY_LIMIT = 1000;
@@ -116,6 +152,22 @@ const changeSchema = new Schema<PassengerListChange>(
   { _id: false },
 );
 
+const changeDetailSchema = new Schema<PassengerListChangeDetail>(
+  {
+    version: Number,
+    bytes: Number,
+    createdIds: [Number],
+    modifications: [
+      new Schema(
+        { id: Number, changes: [new Schema({ field: String, before: Schema.Types.Mixed, after: Schema.Types.Mixed }, { _id: false })] },
+        { _id: false },
+      ),
+    ],
+    deletedRecords: [passengerSchema],
+  },
+  { _id: false },
+);
+
 export const passengerListSchema = new Schema<PassengerListDocument>(
   {
     flightId: { type: Number, required: true, unique: true },
@@ -123,6 +175,7 @@ export const passengerListSchema = new Schema<PassengerListDocument>(
     passengers: { type: [passengerSchema], default: [] },
     passengerCount: { type: Number, required: true, default: 0 },
     history: { type: [changeSchema], default: [] },
+    historyDetails: { type: [changeDetailSchema], default: undefined },
     requests: {
       type: [
         new Schema(
@@ -146,9 +199,13 @@ export const passengerListSchema = new Schema<PassengerListDocument>(
     },
     updatedBy: String,
     deletedAt: { type: Date, default: undefined },
+    outbox: { type: [pendingEventSchema], default: undefined },
   },
   { collection: 'passenger_lists', versionKey: false, timestamps: true },
 );
+
+// The outbox sweep's query: lists holding events older than a few seconds (rare, after a crash).
+passengerListSchema.index({ 'outbox.at': 1 });
 
 export type PassengerListModel = Model<PassengerListDocument>;
 

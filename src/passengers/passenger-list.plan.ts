@@ -29,6 +29,15 @@ export interface ChangePlan {
   created: number;
   modified: number;
   deleted: number;
+  /**
+   * The ids behind the three counts, in the order the push named them (what the change event and the
+   * audit history report): records created (an identical re-created record is no creation), records
+   * named in `modified` (whether or not a field really changed) and records deleted. An id both
+   * deleted and created by one push was replaced and is in both.
+   */
+  createdIds: number[];
+  modifiedIds: number[];
+  deletedIds: number[];
   /** Problems that make the change set invalid (422). */
   problems: ChangeProblem[];
   /** `created` ids that exist with different content (409). */
@@ -64,7 +73,7 @@ export function planPassengerChanges(
   const stored = new Map(current.map((passenger) => [passenger.id, passenger]));
   const next = new Map(stored);
   const origins = new Map<number, Origin>();
-  const counts = { created: 0, modified: 0, deleted: 0 };
+  const modifiedIds: number[] = [];
 
   // deleted: ids, or objects with an id
   const deleting = new Map<number, Origin>();
@@ -109,7 +118,7 @@ export function planPassengerChanges(
     const parentId = record.parent_id === undefined ? before.parent_id : (record.parent_id as number | null);
     next.set(id, toStored(id, value, parentId));
     origins.set(id, origin);
-    counts.modified += 1;
+    modifiedIds.push(id);
   });
 
   // row_number of created records (as the upload returns them), for row_number_parent_id links
@@ -123,14 +132,14 @@ export function planPassengerChanges(
   });
 
   // created: client-chosen ids; a retry of an identical record is a no-op
-  const createdIds = new Set<number>();
+  const seenCreatedIds = new Set<number>();
   const added: { origin: Origin; id: number }[] = [];
   changes.created.forEach((record, index) => {
     const origin = { group: 'created' as const, index };
     const id = record.id;
     if (!isId(id)) return problem(origin, null, 'id', 'a created record needs an integer id (from 1) chosen by the client, unique within the flight', id ?? null);
-    if (createdIds.has(id)) return problem(origin, id, 'id', `id ${id} is used by two created records`);
-    createdIds.add(id);
+    if (seenCreatedIds.has(id)) return problem(origin, id, 'id', `id ${id} is used by two created records`);
+    seenCreatedIds.add(id);
     checkFlight(origin, id, record);
     const { value, problems: fieldProblems } = normalizePassenger(record as Record<string, unknown>, { today: context.today });
     report(origin, id, fieldProblems);
@@ -147,13 +156,15 @@ export function planPassengerChanges(
     }
     next.set(id, candidate);
     added.push({ origin, id });
-    counts.created += 1;
   });
 
+  // A record deleted and created again by the same push is replaced (in place), not lost.
+  const createdIdSet = new Set(added.map(({ id }) => id));
   for (const [id, origin] of deleting) {
-    next.delete(id);
-    origins.set(id, origin);
-    counts.deleted += 1;
+    if (!createdIdSet.has(id)) {
+      next.delete(id);
+      origins.set(id, origin);
+    }
   }
 
   // The limit keeps the stored document bounded whatever clients send; it names the first record over it.
@@ -188,7 +199,19 @@ export function planPassengerChanges(
     }
   }
 
-  return { passengers: [...next.values()], ...counts, problems, conflicts };
+  const createdIds = added.map(({ id }) => id);
+  const deletedIds = [...deleting.keys()];
+  return {
+    passengers: [...next.values()],
+    created: createdIds.length,
+    modified: modifiedIds.length,
+    deleted: deletedIds.length,
+    createdIds,
+    modifiedIds,
+    deletedIds,
+    problems,
+    conflicts,
+  };
 }
 
 /**

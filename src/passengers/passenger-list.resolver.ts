@@ -5,13 +5,8 @@ import { badRequest } from '../errors';
 import type { FlightData } from '../flights/flight.service';
 import { Flight } from '../flights/flight.type';
 import { LIST_ROWS, listComplexity } from '../graphql/complexity';
-import {
-  Passenger,
-  PassengerList,
-  PassengerListChange,
-  PassengerListChangesInput,
-  PassengerListPushResult,
-} from './passenger.type';
+import { Passenger, PassengerList, PassengerListChangesInput, PassengerListPushResult } from './passenger.type';
+import { PassengerListChange } from './passenger-list-history.type';
 import type { PassengerChangeSet } from './passenger-list.plan';
 import type { PassengerRecord } from './passenger.record';
 

@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { AirportModel } from '../airports/airport.model';
+import { ChangeEventType, type PendingChangeEvent } from '../changes/change-event';
+import type { ChangePublisher } from '../changes/change-publisher';
+import { pendingEvent, placementOf } from '../changes/outbox';
 import type { Principal } from '../auth';
 import { isDocumentTooLarge } from '../db/document-too-large';
 import { isDuplicateKey } from '../db/duplicate-key';
@@ -8,6 +11,7 @@ import type { FlightDocument, FlightModel } from '../flights/flight.model';
 import { formatLocalDateTime } from '../shared/local-time';
 import type { PassengerRecord } from './passenger.record';
 import { planPassengerChanges, type ChangeProblem, type PassengerChangeSet } from './passenger-list.plan';
+import { boundHistoryDetails, describePassengerChanges, passengerListHistory, type HistoryDetailUpdate, type PassengerListHistoryEntry } from './passenger-list.audit';
 import {
   PASSENGER_LIST_HISTORY_LIMIT,
   PASSENGER_LIST_REQUEST_LIMIT,
@@ -58,9 +62,14 @@ export interface PassengerListServiceDeps {
   /** Most passengers one list may hold (PASSENGER_LIST_MAX_PASSENGERS); unlimited when absent. */
   maxPassengers?: number;
   now?: () => Date;
+  /** Publishes the events pushes write into the list's outbox. */
+  publisher: ChangePublisher;
 }
 
-type CurrentList = Pick<PassengerListDocument, 'version' | 'passengers' | 'requests' | 'deletedAt'>;
+type CurrentList = Pick<PassengerListDocument, 'version' | 'passengers' | 'requests' | 'deletedAt'> & {
+  /** Only the sizes of the stored history details (see boundHistoryDetails). */
+  historyDetails?: { bytes: number }[];
+};
 
 /** A stored list as the interface's records: `idvolo` the flight, `row_number` the position. */
 export function toPassengerRecords(flightId: number, passengers: readonly StoredPassenger[]): PassengerRecord[] {
@@ -116,10 +125,9 @@ export class PassengerListService {
     return new Map(lists.map((list) => [list.flightId, list.passengerCount]));
   }
 
-  /** Applied pushes, newest first. */
-  async history(flightId: number): Promise<PassengerListChange[]> {
-    const list = await this.readList(flightId, ['history']);
-    return [...(list?.history ?? [])].reverse();
+  /** Applied pushes, newest first, with their detail where it is still kept. */
+  async history(flightId: number): Promise<PassengerListHistoryEntry[]> {
+    return passengerListHistory(await this.readList(flightId, ['history', 'historyDetails']));
   }
 
   /** The named fields of a flight's list (null when it has none yet); 404 for an unknown flight. */
@@ -149,7 +157,10 @@ export class PassengerListService {
    */
   async push(input: PushPassengerListInput): Promise<PushPassengerListResult> {
     const { flightId, changes, idempotencyKey } = input;
-    const flight = await this.deps.flights.findOne({ flightId }, { _id: 0, departure: 1 }).lean<Pick<FlightDocument, 'departure'>>().exec();
+    const flight = await this.deps.flights
+      .findOne({ flightId }, { _id: 0, resourceId: 1, departure: 1, arrival: 1 })
+      .lean<Pick<FlightDocument, 'resourceId' | 'departure' | 'arrival'>>()
+      .exec();
     if (!flight) throw notFound(`Flight ${flightId} does not exist`);
     const departureDay = await this.departureDay(flight.departure);
     const requestHash = createHash('sha256').update(JSON.stringify(changes)).digest('hex');
@@ -157,7 +168,7 @@ export class PassengerListService {
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
       const now = this.now();
       const doc = await this.deps.passengerLists
-        .findOne({ flightId }, { _id: 0, version: 1, passengers: 1, requests: 1, deletedAt: 1 })
+        .findOne({ flightId }, { _id: 0, version: 1, passengers: 1, requests: 1, deletedAt: 1, 'historyDetails.bytes': 1 })
         .lean<CurrentList>()
         .exec();
       if (doc?.deletedAt) throw notFound(`Flight ${flightId} does not exist`);
@@ -206,12 +217,20 @@ export class PassengerListService {
         deleted: plan.deleted,
         passengers: plan.passengers.length,
       };
+      const details = boundHistoryDetails((doc?.historyDetails ?? []).map((detail) => detail.bytes), describePassengerChanges(current.passengers, plan, result.version));
       // Older records are kept (compacted, if written by an older release) up to the limit, oldest dropped first.
       const kept = fresh.map((request) => compact(request, departureDay));
       const requests: RecentRequest[] = idempotencyKey
         ? [...kept.slice(-(PASSENGER_LIST_REQUEST_LIMIT - 1)), { key: idempotencyKey, hash: requestHash, at: now, version: result.version, created: plan.created, modified: plan.modified, deleted: plan.deleted, passengers: plan.passengers.length, departureDay }]
         : kept.slice(-PASSENGER_LIST_REQUEST_LIMIT);
-      if (await this.write(flightId, doc !== null, current.version, plan.passengers, change, requests, clip(input.principal.subject))) return result;
+      const event = pendingEvent(ChangeEventType.PassengerListUpdated, flightId, change.subject, {
+        flight: placementOf(flight),
+        passengerList: { version: result.version, created: plan.createdIds, modified: plan.modifiedIds, deleted: plan.deletedIds, count: plan.passengers.length },
+      }, now);
+      if (await this.write(flightId, doc !== null, current.version, plan.passengers, change, requests, event, details)) {
+        await this.deps.publisher.publish('passengerList', flightId);
+        return result;
+      }
       // With a key, read again first: the winner may have been this very request, sent twice.
       if (input.expectedVersion != null && !idempotencyKey) throw staleVersion(input.expectedVersion, current.version + 1);
       // Lost the race to another writer (or to a delete): back off a little and plan again on what is there now.
@@ -232,13 +251,14 @@ export class PassengerListService {
     passengers: StoredPassenger[],
     change: PassengerListChange,
     requests: RecentRequest[],
-    subject: string,
+    event: PendingChangeEvent,
+    details: HistoryDetailUpdate,
   ): Promise<boolean> {
-    const fields = { version: readVersion + 1, passengers, passengerCount: passengers.length, requests, updatedBy: subject };
+    const fields = { version: readVersion + 1, passengers, passengerCount: passengers.length, requests, updatedBy: event.subject };
     try {
       if (!exists) {
         try {
-          await this.deps.passengerLists.create({ flightId, ...fields, history: [change] });
+          await this.deps.passengerLists.create({ flightId, ...fields, history: [change], historyDetails: details.append, outbox: [event] });
           return true;
         } catch (error) {
           if (isDuplicateKey(error)) return false;
@@ -248,7 +268,7 @@ export class PassengerListService {
       const { matchedCount } = await this.deps.passengerLists
         .updateOne(
           { flightId, version: readVersion, deletedAt: null },
-          { $set: fields, $push: { history: { $each: [change], $slice: -PASSENGER_LIST_HISTORY_LIMIT } } },
+          { $set: fields, $push: { history: { $each: [change], $slice: -PASSENGER_LIST_HISTORY_LIMIT }, historyDetails: { $each: details.append, $slice: details.slice }, outbox: event } },
         )
         .exec();
       return matchedCount === 1;

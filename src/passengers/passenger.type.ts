@@ -218,33 +218,3 @@ export class PassengerList {
   @Field(() => [Passenger], { complexity: listComplexity(LIST_ROWS.passengers), description: 'The records, by row_number.' })
   passengers: Passenger[];
 }
-
-@ObjectType({ description: 'One applied push: who, when, and what it did.' })
-export class PassengerListChange {
-  @Field(() => Int, { description: 'The list’s version this push produced.' })
-  version: number;
-
-  @Field({ description: 'When the push was applied.' })
-  at: Date;
-
-  @Field({ description: 'The token subject of the caller.' })
-  subject: string;
-
-  @Field(() => String, { nullable: true, description: 'The token’s jti, when it had one.' })
-  tokenId: string | null;
-
-  @Field(() => String, { nullable: true, description: 'The Idempotency-Key (idempotencyKey argument) the push was sent with, if any.' })
-  idempotencyKey: string | null;
-
-  @Field(() => Int, { description: 'Records created.' })
-  created: number;
-
-  @Field(() => Int, { description: 'Records modified.' })
-  modified: number;
-
-  @Field(() => Int, { description: 'Records deleted.' })
-  deleted: number;
-
-  @Field(() => Int, { description: 'Records in the list after the push.' })
-  passengers: number;
-}

@@ -2,7 +2,7 @@ import type { Express } from 'express';
 import { print, type ExecutionResult } from 'graphql';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import request from 'supertest';
-import { createApp } from '../../src/app';
+import { createApp, type GatewayApp } from '../../src/app';
 import { ALL_SCOPES, mintToken } from '../../src/auth';
 import { loadConfig, type Config } from '../../src/config';
 import { openDatabase, type Database } from '../../src/db/database';
@@ -13,6 +13,8 @@ export const TEST_SECRET = 'test-secret-that-is-at-least-32-bytes-long!';
 
 export interface TestApp {
   app: Express;
+  /** What createApp returned: services (the change feed among them) and the process's live changes. */
+  gateway: GatewayApp;
   config: Config;
   database: Database;
   /** A bearer token for `subject` with the given scopes (all by default). */
@@ -35,7 +37,11 @@ export async function startTestApp(
   name: string,
   env: Record<string, string> = {},
   /** `serverUri`: a mongodb:// server URI to use instead of the suite's (MONGODB_URI); the database name is added. */
-  options: { monitorCommands?: boolean; devToken?: string; serverUri?: string } = {},
+  /**
+   * `dbName`: share this database with other apps (several service processes on one database);
+   * only the app that created it (the first) drops it on close.
+   */
+  options: { monitorCommands?: boolean; devToken?: string; serverUri?: string; dbName?: string } = {},
 ): Promise<TestApp> {
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -48,10 +54,11 @@ export async function startTestApp(
     ...env,
   });
   const logger = createLogger(config);
-  const database = await openDatabase(config, logger, { uri: databaseUri(uniqueDatabaseName(name), options.serverUri), monitorCommands: options.monitorCommands });
+  const dbName = options.dbName ?? uniqueDatabaseName(name);
+  const database = await openDatabase(config, logger, { uri: databaseUri(dbName, options.serverUri), monitorCommands: options.monitorCommands });
   await database.ready;
   const gateway = await createApp({ config, logger, database, devToken: options.devToken }).catch(async (error: unknown) => {
-    await database.connection.dropDatabase();
+    if (!options.dbName) await database.connection.dropDatabase();
     await database.close();
     throw error;
   });
@@ -61,6 +68,7 @@ export async function startTestApp(
   let fullToken: Promise<string> | undefined;
   return {
     app: gateway.app,
+    gateway,
     config,
     database,
     token,
@@ -74,7 +82,7 @@ export async function startTestApp(
     },
     async close() {
       await gateway.stop();
-      await database.connection.dropDatabase();
+      if (!options.dbName) await database.connection.dropDatabase();
       await database.close();
     },
   };
