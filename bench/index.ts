@@ -8,8 +8,10 @@ import { formatAuthBench, runAuthBench } from './auth.bench';
 import { formatEngineBench, runEngineBench } from './engine.bench';
 import { formatPushBench, runPushBench } from './passenger-push.bench';
 import { formatSheetBench, runSheetBench } from './sheet.bench';
+import { formatSubscriptionsBench, runSubscriptionsBench } from './subscriptions.bench';
 import { formatTimelineBench, runTimelineBench } from './timeline.bench';
 import { formatWorstCaseBench, runWorstCaseBench } from './worst-case.bench';
+import { formatWebhookBench, runWebhookBench } from './webhooks.bench';
 
 const BENCHES: Record<string, () => Promise<string>> = {
   engine: async () => formatEngineBench(await runEngineBench()),
@@ -18,6 +20,8 @@ const BENCHES: Record<string, () => Promise<string>> = {
   sheet: async () => formatSheetBench(await runSheetBench(), new Date().toISOString().slice(0, 10)),
   push: async () => formatPushBench(await runPushBench()),
   'worst-case': async () => formatWorstCaseBench(await runWorstCaseBench()),
+  subscriptions: async () => formatSubscriptionsBench(await runSubscriptionsBench()),
+  webhooks: async () => formatWebhookBench(await runWebhookBench()),
 };
 
 async function main(): Promise<void> {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { type Express, type Request } from 'express';
 import { pinoHttp } from 'pino-http';
@@ -17,6 +18,8 @@ import { healthRouter } from './health/health.routes';
 import type { Logger } from './logger';
 import { attachClientSignal, graphqlUploadError, processUploadRequest } from './passengers/passenger-upload.schema';
 import { createServices, type Services } from './services';
+import { createSubscriptionServer } from './subscriptions/subscription-server';
+import { WebhookWorker } from './webhooks/webhook-worker';
 import { crossOrigin } from './shared/cors';
 import { boundedJsonBody, tokenBeforeMultipart } from './shared/json-body';
 import {
@@ -43,6 +46,16 @@ export interface GatewayApp {
   services: Services;
   /** This process's part of the change feed (started by createApp, stopped by stop()). */
   changes: LiveChanges;
+  /**
+   * Serves GraphQL subscriptions (graphql-ws) on the WebSocket upgrades of `server` to /graphql.
+   * Call it once the HTTP server exists (main.ts, tests that listen on a port).
+   */
+  attachWebSockets(server: Server): void;
+  /**
+   * Closes every WebSocket (1001, "going away") and refuses new ones. Call it before draining HTTP:
+   * an upgraded socket keeps `server.close()` waiting for ever. stop() calls it too.
+   */
+  closeWebSockets(): Promise<void>;
   /** Stops Apollo Server (after the HTTP server stopped taking requests). */
   stop(): Promise<void>;
 }
@@ -55,8 +68,10 @@ export async function createApp({ config, logger, database, devToken }: AppDeps)
   const services = createServices(database.connection, database.models, config, changes);
   const authenticate = createRequestAuthenticator(createTokenVerifier(config.auth));
   const createContext = createContextFactory({ services, config, logger, authenticate });
-  const apollo = createApolloServer(await gatewaySchema(), config, logger);
+  const schema = await gatewaySchema();
+  const apollo = createApolloServer(schema, config, logger);
   await apollo.start();
+  const subscriptions = createSubscriptionServer({ schema, config, logger, services, authenticate });
 
   const app = express();
   app.disable('x-powered-by');
@@ -120,11 +135,19 @@ export async function createApp({ config, logger, database, devToken }: AppDeps)
   });
 
   await changes.start();
+  // Webhooks: dispatched and delivered in the background once the database is reachable.
+  const webhookWorker = new WebhookWorker({ ...database.models, config: config.webhooks, logger: logger.child({ component: 'webhooks' }), changes: services.changes });
+  services.webhooks.onChanged(() => webhookWorker.endpointsChanged());
+  database.ready.then(() => webhookWorker.start(), () => undefined);
   return {
     app,
     services,
     changes,
+    attachWebSockets: (server) => subscriptions.attach(server),
+    closeWebSockets: () => subscriptions.close(),
     async stop() {
+      await subscriptions.close();
+      await webhookWorker.stop();
       await changes.stop();
       await apollo.stop();
     },

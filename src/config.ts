@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import os from 'node:os';
+import ipaddr from 'ipaddr.js';
 import { IANAZone } from 'luxon';
 
 export type NodeEnv = 'development' | 'production' | 'test';
@@ -91,6 +92,33 @@ export interface HttpTimeoutsConfig {
   headersTimeoutMs: number;
 }
 
+/** Outgoing webhooks: see README.md, "Live changes → webhooks". */
+export interface WebhooksConfig {
+  /**
+   * Networks (CIDR ranges, normalised, e.g. `127.0.0.1/32`) a receiver may be in although they are
+   * not public unicast (private, loopback, link-local…); empty: public addresses only.
+   */
+  allowedPrivateNetworks: string[];
+  /** Whether endpoint URLs must use https (in production). */
+  requireHttps: boolean;
+  /** Longest one delivery attempt may take, DNS, connection and answer included, in milliseconds. */
+  attemptTimeoutMs: number;
+  /** Delay before each retry after a failed attempt, in milliseconds (jittered by ±20 %); its length is the number of retries. */
+  retryScheduleMs: number[];
+  /** An endpoint without a successful delivery for this long, failing meanwhile, is disabled (milliseconds). */
+  disableAfterMs: number;
+  /** Milliseconds between sweeps for events and deliveries no wake-up announced (other processes, a restart). */
+  sweepIntervalMs: number;
+  /** Most delivery attempts in flight in one process. */
+  concurrency: number;
+  /** Most delivery attempts in flight to one endpoint in one process. */
+  concurrencyPerEndpoint: number;
+  /** Most webhook endpoints the service holds. */
+  maxEndpoints: number;
+  /** How long a finished (delivered or failed) delivery stays in the log, in milliseconds. */
+  logRetentionMs: number;
+}
+
 /** The change feed every process reads (subscriptions, webhooks): see README.md, "Live changes". */
 export interface ChangesConfig {
   /** Milliseconds between reads of the feed for events published by other processes. */
@@ -99,6 +127,26 @@ export interface ChangesConfig {
   sweepIntervalMs: number;
   /** How long published events are kept, in milliseconds. */
   retentionMs: number;
+}
+
+/** GraphQL subscriptions over WebSocket (graphql-ws on /graphql): see README.md, "Live changes → subscriptions". */
+export interface SubscriptionsConfig {
+  /** Most open WebSocket connections one token subject may hold in this process; one more is closed with 4429. */
+  maxConnectionsPerSubject: number;
+  /** Most subscriptions running at once on one connection; one more is answered with a TOO_MANY_REQUESTS error. */
+  maxSubscriptionsPerConnection: number;
+  /** Longest a client may take, after the WebSocket opens, to send `connection_init` (then 4408). */
+  connectionInitTimeoutMs: number;
+  /** Milliseconds between the server's pings; a peer that has not answered one by the next is dropped. */
+  keepAliveMs: number;
+  /** An authenticated connection without a subscription for this long is closed (1000). */
+  idleTimeoutMs: number;
+  /** Most bytes waiting to be sent on one socket; a consumer that lets more pile up is closed with 1013. */
+  maxBufferedBytes: number;
+  /** Most events waiting for one subscription; a subscription that falls further behind closes its connection with 1013. */
+  maxQueuedEvents: number;
+  /** Largest message a client may send, in bytes (the WebSocket closes with 1009 beyond). */
+  maxMessageBytes: number;
 }
 
 /** The whole validated configuration of the service. */
@@ -134,6 +182,8 @@ export interface Config {
   database: DatabaseTimeoutsConfig;
   http: HttpTimeoutsConfig;
   changes: ChangesConfig;
+  webhooks: WebhooksConfig;
+  subscriptions: SubscriptionsConfig;
 }
 
 export class ConfigError extends Error {
@@ -256,6 +306,17 @@ export function loadConfig(env: Env = process.env): Config {
       sweepIntervalMs: integer(env, 'OUTBOX_SWEEP_INTERVAL_MS', 5000, 100, 3_600_000),
       retentionMs: integer(env, 'CHANGE_EVENTS_RETENTION_DAYS', 7, 1, 365) * 24 * 60 * 60 * 1000,
     },
+    webhooks: webhooksConfig(env, nodeEnv),
+    subscriptions: {
+      maxConnectionsPerSubject: integer(env, 'WS_MAX_CONNECTIONS_PER_SUBJECT', 20, 1, 100_000),
+      maxSubscriptionsPerConnection: integer(env, 'WS_MAX_SUBSCRIPTIONS_PER_CONNECTION', 20, 1, 10_000),
+      connectionInitTimeoutMs: integer(env, 'WS_CONNECTION_INIT_TIMEOUT_MS', 10_000, 100, 600_000),
+      keepAliveMs: integer(env, 'WS_KEEPALIVE_MS', 30_000, 100, 600_000),
+      idleTimeoutMs: integer(env, 'WS_IDLE_TIMEOUT_MS', 300_000, 1000, 86_400_000),
+      maxBufferedBytes: integer(env, 'WS_MAX_BUFFERED_BYTES', 1024 * 1024, 1024, 1024 ** 3),
+      maxQueuedEvents: integer(env, 'WS_MAX_QUEUED_EVENTS', 100, 1, 100_000),
+      maxMessageBytes: integer(env, 'WS_MAX_MESSAGE_BYTES', 64 * 1024, 1024, 64 * 1024 * 1024),
+    },
   };
 }
 
@@ -292,6 +353,63 @@ function trustProxy(value: string | undefined): false | number | string[] {
     const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 6 ? 128 : 32));
     if (PROXY_NAMES.includes(item) || (family !== 0 && prefixOk && rest.length === 0)) return item;
     throw new ConfigError('TRUST_PROXY', `must be false, a hop count, or a comma-separated list of addresses, CIDR ranges and ${PROXY_NAMES.join(', ')}; "${item}" is none of these`);
+  });
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Standard Webhooks' schedule: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (eight attempts over 27.6 hours). */
+const DEFAULT_RETRY_SCHEDULE_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
+
+/** WEBHOOK_*: production keeps https and at least a day of retries and of failures before disabling. */
+function webhooksConfig(env: Env, nodeEnv: NodeEnv): WebhooksConfig {
+  const retryScheduleMs = retrySchedule(env['WEBHOOK_RETRY_SCHEDULE_MS']?.trim());
+  const disableAfterMs = integer(env, 'WEBHOOK_DISABLE_AFTER_MS', 5 * DAY_MS, 0, 90 * DAY_MS);
+  if (nodeEnv === 'production') {
+    if (retryScheduleMs.reduce((sum, delay) => sum + delay, 0) < DAY_MS) {
+      throw new ConfigError('WEBHOOK_RETRY_SCHEDULE_MS', 'must add up to at least 24 hours (86400000) in production');
+    }
+    if (disableAfterMs < DAY_MS) throw new ConfigError('WEBHOOK_DISABLE_AFTER_MS', 'must be at least 24 hours (86400000) in production');
+  }
+  const concurrency = integer(env, 'WEBHOOK_CONCURRENCY', 16, 1, 256);
+  const concurrencyPerEndpoint = integer(env, 'WEBHOOK_CONCURRENCY_PER_ENDPOINT', 4, 1, 256);
+  if (concurrencyPerEndpoint > concurrency) {
+    throw new ConfigError('WEBHOOK_CONCURRENCY_PER_ENDPOINT', `must not exceed WEBHOOK_CONCURRENCY (${concurrency}), got "${concurrencyPerEndpoint}"`);
+  }
+  return {
+    allowedPrivateNetworks: networks(env['WEBHOOK_ALLOWED_PRIVATE_NETWORKS']?.trim()),
+    requireHttps: nodeEnv === 'production',
+    attemptTimeoutMs: integer(env, 'WEBHOOK_ATTEMPT_TIMEOUT_MS', 15_000, 100, 120_000),
+    retryScheduleMs,
+    disableAfterMs,
+    sweepIntervalMs: integer(env, 'WEBHOOK_SWEEP_INTERVAL_MS', 30_000, 10, 3_600_000),
+    concurrency,
+    concurrencyPerEndpoint,
+    maxEndpoints: integer(env, 'WEBHOOK_MAX_ENDPOINTS', 100, 1, 10_000),
+    logRetentionMs: integer(env, 'WEBHOOK_LOG_RETENTION_DAYS', 30, 1, 365) * DAY_MS,
+  };
+}
+
+/** `5000,300000,…`: up to 20 delays of at most 7 days each. */
+function retrySchedule(value: string | undefined): number[] {
+  if (!value) return DEFAULT_RETRY_SCHEDULE_MS;
+  const delays = value.split(',').map((entry) => entry.trim());
+  if (delays.length > 20 || delays.some((delay) => !/^\d{1,9}$/.test(delay) || Number(delay) > 7 * DAY_MS)) {
+    throw new ConfigError('WEBHOOK_RETRY_SCHEDULE_MS', `must be a comma-separated list of at most 20 delays in milliseconds, each at most 7 days, got "${value}"`);
+  }
+  return delays.map(Number);
+}
+
+/** `127.0.0.1, 10.0.0.0/8, fd00::/8` → normalised CIDR ranges (an address alone is a range of one). */
+function networks(value: string | undefined): string[] {
+  if (!value) return [];
+  return value.split(',').map((entry) => {
+    const item = entry.trim();
+    try {
+      const [address, bits] = ipaddr.isValidCIDR(item) ? ipaddr.parseCIDR(item) : [ipaddr.parse(item), undefined];
+      return `${address.toString()}/${bits ?? (address.kind() === 'ipv4' ? 32 : 128)}`;
+    } catch {
+      throw new ConfigError('WEBHOOK_ALLOWED_PRIVATE_NETWORKS', `must be a comma-separated list of IP addresses and CIDR ranges such as 127.0.0.1 or 10.0.0.0/8; "${item}" is neither`);
+    }
   });
 }
 

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { describeDevToken, prepareDevelopmentAuth } from './auth';
-import { createApp } from './app';
+import { createApp, type GatewayApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase, type Database } from './db/database';
 import { createHttpServer, prepareGracefulClose } from './http-server';
@@ -51,6 +51,7 @@ async function main(): Promise<void> {
 
   const gateway = await createApp({ config, logger, database, devToken: prepared.devToken });
   const server = createHttpServer(gateway.app, config, logger);
+  gateway.attachWebSockets(server);
   const close = prepareGracefulClose(server);
   server.listen(config.port, config.host);
   server.on('error', (error) => {
@@ -62,28 +63,33 @@ async function main(): Promise<void> {
     const port = typeof address === 'object' && address ? address.port : config.port;
     const base = `http://localhost:${port}`;
     logger.info(
-      { graphql: `${base}/graphql`, ...(config.introspection ? { explorer: `${base}/graphiql` } : {}), rest: `${base}/api/broker/v0`, openapi: `${base}/api/broker/v0/openapi.json`, health: `${base}/healthz` },
+      { graphql: `${base}/graphql`, subscriptions: `ws://localhost:${port}/graphql`, ...(config.introspection ? { explorer: `${base}/graphiql` } : {}), rest: `${base}/api/broker/v0`, openapi: `${base}/api/broker/v0/openapi.json`, health: `${base}/healthz` },
       `broker flight gateway listening on ${config.host}:${port}`,
     );
     if (prepared.devToken) process.stdout.write(`\n${describeDevToken(prepared.devToken, base)}\n\n`);
   });
-  installShutdown(close, gateway.stop, database, config, logger);
+  installShutdown(close, gateway, database, config, logger);
 }
 
 /**
- * SIGTERM/SIGINT: stop accepting, finish in-flight requests (answered with `Connection: close`),
- * close the database, exit 0. A repeated signal (npm forwards the terminal's Ctrl-C as well) changes nothing.
+ * SIGTERM/SIGINT: stop accepting, close the WebSockets (1001: their clients reconnect elsewhere;
+ * an open one would hold the HTTP server's close for ever), finish in-flight requests (answered
+ * with `Connection: close`), close the database, exit 0. A repeated signal (npm forwards the
+ * terminal's Ctrl-C as well) changes nothing.
  */
-function installShutdown(close: (timeoutMs: number) => Promise<number>, stopApp: () => Promise<void>, database: Database, config: Config, logger: Logger): void {
+function installShutdown(close: (timeoutMs: number) => Promise<number>, gateway: GatewayApp, database: Database, config: Config, logger: Logger): void {
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down: finishing in-flight requests');
-    const cut = await close(config.shutdownTimeoutMs);
+    const draining = close(config.shutdownTimeoutMs);
+    await gateway.closeWebSockets();
+    logger.debug('websockets closed');
+    const cut = await draining;
     if (cut > 0) logger.warn({ cut, timeoutMs: config.shutdownTimeoutMs }, 'SHUTDOWN_TIMEOUT_MS ran out: requests cut');
     logger.debug('http server closed');
-    await stopApp();
+    await gateway.stop();
     logger.debug('graphql stopped');
     await database.close();
     logger.info('stopped');

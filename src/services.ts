@@ -9,6 +9,7 @@ import { PassengerListService } from './passengers/passenger-list.service';
 import { PassengerUploadService } from './passengers/passenger-upload.service';
 import { ResourceService } from './resources/resource.service';
 import { TimelineService } from './timeline/timeline.service';
+import { createWebhookServices, type WebhookServices } from './webhooks/webhook-services';
 
 /** The domain services; resolvers call these and nothing below them. */
 export interface Services {
@@ -20,6 +21,8 @@ export interface Services {
   passengerUploads: PassengerUploadService;
   /** Live events of every committed change, from every process (subscriptions, webhooks). */
   changes: ChangeFeed;
+  /** Webhook endpoints, their delivery log and replays. */
+  webhooks: WebhookServices;
 }
 
 export function createServices(connection: Connection, models: Models, config: Config, changes: LiveChanges): Services {
@@ -33,5 +36,6 @@ export function createServices(connection: Connection, models: Models, config: C
     passengerLists,
     passengerUploads: new PassengerUploadService({ flights: models.flights, limits: config.limits }),
     changes: changes.feed,
+    webhooks: createWebhookServices(models, config.webhooks),
   };
 }

@@ -8,6 +8,8 @@ export const Scope = {
   PassengersWrite: 'passengers:write',
   /** Flight, airport and resource mutations. */
   FlightsWrite: 'flights:write',
+  /** Creating, reading and changing webhook endpoints, their secrets and their delivery log. */
+  WebhooksManage: 'webhooks:manage',
 } as const;
 
 export type Scope = (typeof Scope)[keyof typeof Scope];

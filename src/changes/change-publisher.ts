@@ -55,7 +55,13 @@ export class ChangePublisher {
     const doc = await model.findOne({ flightId }, { _id: 0, outbox: 1 }).lean<{ outbox?: PendingChangeEvent[] }>().exec();
     const pending = doc?.outbox ?? [];
     if (pending.length === 0) return;
-    for (const event of pending) await this.store(event);
+    // Several entries mean concurrent writers, each publishing the whole outbox: skip what another
+    // already stored rather than spend numbers on copies.
+    const stored = pending.length > 1 ? await this.storedIds(pending) : new Set<string>();
+    const fresh = pending.filter((event) => !stored.has(event.id));
+    // One number at a time, each taken after the entry before it is stored (by this publisher or
+    // another): so an entry's number is always above those of the entries before it.
+    for (const event of fresh) await this.store(event, await nextSequence(this.deps.counters, SEQUENCE));
     await model.updateOne({ flightId }, { $pull: { outbox: { id: { $in: pending.map((event) => event.id) } } } }).exec();
     for (const event of pending) {
       if (event.type === ChangeEventType.FlightDeleted) await this.deps.flights.deleteOne({ flightId: event.flightId }).exec();
@@ -63,8 +69,12 @@ export class ChangePublisher {
     this.deps.onPublished?.();
   }
 
-  private async store(event: PendingChangeEvent): Promise<void> {
-    const seq = await nextSequence(this.deps.counters, SEQUENCE);
+  private async storedIds(pending: PendingChangeEvent[]): Promise<Set<string>> {
+    const found = await this.deps.changeEvents.find({ _id: { $in: pending.map((event) => event.id) } }, { _id: 1 }).lean<{ _id: string }[]>().exec();
+    return new Set(found.map((event) => event._id));
+  }
+
+  private async store(event: PendingChangeEvent, seq: number): Promise<void> {
     const { id, ...fields } = event;
     try {
       await this.deps.changeEvents.collection.insertOne({ _id: id, seq, ...fields, webhooksDispatched: false } as never);

@@ -5,6 +5,8 @@ import { flightModel, type FlightModel } from '../flights/flight.model';
 import { passengerListModel, type PassengerListModel } from '../passengers/passenger-list.model';
 import { resourceModel, type ResourceModel } from '../resources/resource.model';
 import { counterModel, type CounterModel } from './counter.model';
+import { webhookDeliveryModel, type WebhookDeliveryModel } from '../webhooks/webhook-delivery.model';
+import { webhookEndpointModel, type WebhookEndpointModel } from '../webhooks/webhook-endpoint.model';
 
 /** Every model of the service, bound to one connection (tests open one connection per database). */
 export interface Models {
@@ -14,6 +16,8 @@ export interface Models {
   passengerLists: PassengerListModel;
   counters: CounterModel;
   changeEvents: ChangeEventModel;
+  webhookEndpoints: WebhookEndpointModel;
+  webhookDeliveries: WebhookDeliveryModel;
 }
 
 export function createModels(connection: Connection): Models {
@@ -24,6 +28,8 @@ export function createModels(connection: Connection): Models {
     passengerLists: passengerListModel(connection),
     counters: counterModel(connection),
     changeEvents: changeEventModel(connection),
+    webhookEndpoints: webhookEndpointModel(connection),
+    webhookDeliveries: webhookDeliveryModel(connection),
   };
 }
 

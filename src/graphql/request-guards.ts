@@ -104,7 +104,9 @@ function requireOperation(document: DocumentNode, operation: OperationDefinition
     throw badRequest(`The document has ${names.length} operations (${listed}): say which to run with operationName`, [{ field: 'operationName', message: 'required when the document has more than one operation' }]);
   }
   if (operation.operation === 'subscription') {
-    throw badRequest('Subscriptions are not supported: send a query or a mutation', [{ field: 'query', message: 'expected a query or a mutation' }]);
+    throw badRequest('Subscriptions are served over WebSocket (graphql-ws) on /graphql, not over HTTP: send a query or a mutation here', [
+      { field: 'query', message: 'expected a query or a mutation' },
+    ]);
   }
   return operation;
 }
@@ -164,7 +166,7 @@ function tooLarge(message: string, field: string, limit: number): AppError {
 }
 
 /** Step 6: coerces the variables as execution will, but gives up after a few errors. */
-function checkVariableValues(schema: GraphQLSchema, operation: OperationDefinitionNode, variables: Record<string, unknown>, hideSuggestions: boolean): void {
+export function checkVariableValues(schema: GraphQLSchema, operation: OperationDefinitionNode, variables: Record<string, unknown>, hideSuggestions: boolean): void {
   const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables, { maxErrors: MAX_COERCION_ERRORS, hideSuggestions });
   if (!coerced.errors) return;
   // graphql-js quotes the whole offending value; a client needs its start, not megabytes of it.
@@ -176,7 +178,7 @@ function checkVariableValues(schema: GraphQLSchema, operation: OperationDefiniti
 const COERCION_MESSAGE_CHARS = 400;
 
 /** Step 7: the estimated cost, with lists costed by their real bounds (see complexity.ts). */
-function checkCost(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined, variables: Record<string, unknown>, config: Config): void {
+export function checkCost(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined, variables: Record<string, unknown>, config: Config): void {
   let cost: number;
   try {
     cost = getComplexity({

@@ -7,7 +7,11 @@ import { FlightPassengersResolver, PassengerListResolver, PassengerResolver } fr
 import { passengerUploadResolvers, passengerUploadTypeDefs } from '../passengers/passenger-upload.schema';
 import { PassengerPreview } from '../passengers/passenger.type';
 import { ResourceResolver } from '../resources/resource.resolver';
+import { PassengerListChangesResolver } from '../subscriptions/passenger-list-changes.resolver';
+import { feedOnlyPubSub } from '../subscriptions/subscription-context';
+import { TimelineChangesResolver } from '../subscriptions/timeline-changes.resolver';
 import { TimelineResolver } from '../timeline/timeline.resolver';
+import { WebhookResolver } from '../webhooks/webhook.resolver';
 import { scopeAuthChecker } from './auth-checker';
 import { errorCodeTypeDefs } from './error-codes.schema';
 import { NodeResolver, withSyncNodeResolveType } from './node';
@@ -17,8 +21,10 @@ import { enforceExecutionDeadline } from './execution-limits';
 const rootTypeDefs = /* GraphQL */ `
   "Reads: flights, the timeline, resources, airports and passenger lists. Every field but passengerTemplateUrl needs a bearer token."
   type Query
-  "Writes: flights, airports, resources and passenger lists (scopes flights:write, passengers:write)."
+  "Writes: flights, airports, resources, passenger lists and webhook endpoints (scopes flights:write, passengers:write, webhooks:manage)."
   type Mutation
+  "Live changes, over WebSocket (graphql-ws, token in connection_init's payload) on /graphql: timelineChanged (timeline:read), passengerListChanged (passengers:read)."
+  type Subscription
 `;
 
 let cached: Promise<GraphQLSchema> | undefined;
@@ -49,9 +55,13 @@ function buildCodeFirstSchema(): Promise<GraphQLSchema> {
       PassengerListResolver,
       PassengerResolver,
       NodeResolver,
+      TimelineChangesResolver,
+      PassengerListChangesResolver,
+      WebhookResolver,
     ],
     // Returned only by the SDL-first upload mutation, which type-graphql does not see.
     orphanedTypes: [PassengerPreview],
+    pubSub: feedOnlyPubSub,
     authChecker: scopeAuthChecker,
     authMode: 'error',
     validate: false,

@@ -1,6 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import request from 'supertest';
+import { ALL_SCOPES } from '../../src/auth';
 import { parseTtl } from '../../src/auth/ttl';
 import { runTokenCli, type TokenCliOutput } from '../../scripts/token';
 import { ENDPOINTS, expectRejected, GRAPHQL, insufficientScope, nowSeconds, REST } from '../helpers/auth-requests';
@@ -70,7 +71,8 @@ describe('npm run token', () => {
     const { code, stdout } = await run(['--sub', 'alice'], { JWT_SECRET: TEST_SECRET });
     expect(code).toBe(0);
     const claims = decodeJwt(stdout.trim());
-    expect(claims.scope).toBe('timeline:read passengers:read passengers:write flights:write');
+    expect(claims.scope).toBe(ALL_SCOPES.join(' '));
+    expect(ALL_SCOPES).toEqual(['timeline:read', 'passengers:read', 'passengers:write', 'flights:write', 'webhooks:manage']);
     expect((claims.exp as number) - (claims.iat as number)).toBe(3600);
   });
 

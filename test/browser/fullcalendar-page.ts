@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { build } from 'esbuild';
 import type { Express } from 'express';
+import type { GatewayApp } from '../../src/app';
 
 const ROOT = path.resolve(__dirname, '../..');
 const RECIPE_MARKER = '<!-- fullcalendar-recipe: test/browser/fullcalendar.test.ts runs this code as written -->';
@@ -42,9 +43,13 @@ const PAGE = `<!doctype html>
 
 /**
  * The page, its script and the real app behind one localhost origin, as a front end served
- * next to the API would be (no CORS involved).
+ * next to the API would be (no CORS involved); with `gateway`, its WebSocket subscriptions too.
  */
-export async function servePage(app: Express, script: string): Promise<{ origin: string; close(): Promise<void> }> {
+export async function servePage(
+  app: Express,
+  script: string,
+  gateway?: Pick<GatewayApp, 'attachWebSockets' | 'closeWebSockets'>,
+): Promise<{ origin: string; close(): Promise<void> }> {
   const server: Server = createServer((req, res) => {
     if (req.url === '/test-page/') {
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(PAGE);
@@ -54,14 +59,17 @@ export async function servePage(app: Express, script: string): Promise<{ origin:
       app(req, res);
     }
   });
+  gateway?.attachWebSockets(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     origin: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
+    close: async () => {
+      await gateway?.closeWebSockets();
+      await new Promise<void>((resolve, reject) => {
         server.closeAllConnections();
         server.close((error) => (error ? reject(error) : resolve()));
-      }),
+      });
+    },
   };
 }

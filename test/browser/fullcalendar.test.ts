@@ -5,6 +5,7 @@ import { DateTime } from 'luxon';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import request from 'supertest';
 import { startTestApp, type TestApp } from '../helpers/test-app';
+import { DeleteFlightDocument } from '../../src/graphql/generated/operations';
 import { AIRPORTS, createFlight, createReferenceData, type FlightSpec } from '../helpers/timeline-fixtures';
 import { bundleRecipe, readReadmeRecipe, servePage } from './fullcalendar-page';
 
@@ -84,6 +85,11 @@ interface CalendarPage {
   calendarState: { busy: boolean; errors: string[] };
 }
 
+/** Waits for something the page's events record in this process (a liveness bound: jest's time-out). */
+async function waitUntil(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
 /** Minutes since the epoch of a wall-clock time, zone-free: FullCalendar's `data-date` and the expected times alike. */
 const wallMinutes = (wallClock: string) => Date.parse(`${wallClock.slice(0, 16)}Z`) / 60_000;
 const wallClockIn = (instant: string, zone: string) => DateTime.fromISO(instant, { zone }).toFormat("yyyy-MM-dd'T'HH:mm");
@@ -99,13 +105,15 @@ describeInChromium('the README FullCalendar recipe, bundled from npm and run in 
   const flightById = new Map<string, (typeof FLIGHTS)[number]>();
   const pageErrors: string[] = [];
   const eventFeedRequests: string[] = [];
+  /** The subscribe messages the recipe's live updates sent (graphql-ws over WebSocket). */
+  const liveSubscribes: string[] = [];
 
   beforeAll(async () => {
     testApp = await startTestApp('fullcalendar_browser');
     await createReferenceData(testApp);
     for (const flight of FLIGHTS) flightById.set(String(await createFlight(testApp, flight)), flight);
     token = await testApp.token(['timeline:read']);
-    ({ origin, close: closeServer } = await servePage(testApp.app, await bundleRecipe(readReadmeRecipe())));
+    ({ origin, close: closeServer } = await servePage(testApp.app, await bundleRecipe(readReadmeRecipe()), testApp.gateway));
     mkdirSync(ARTIFACTS, { recursive: true });
     userDataDir = mkdtempSync(path.join(tmpdir(), 'broker-chromium-'));
     context = await chromium.launchPersistentContext(userDataDir, {
@@ -122,6 +130,11 @@ describeInChromium('the README FullCalendar recipe, bundled from npm and run in 
     page.on('request', (sent) => {
       if (sent.url().includes('/timeline/event?')) eventFeedRequests.push(sent.url());
     });
+    page.on('websocket', (socket) =>
+      socket.on('framesent', ({ payload }) => {
+        if (String(payload).includes('"type":"subscribe"')) liveSubscribes.push(String(payload));
+      }),
+    );
   }, 60_000);
 
   afterAll(async () => {
@@ -286,9 +299,31 @@ describeInChromium('the README FullCalendar recipe, bundled from npm and run in 
   it('hands an error answer to onError with the service’s message and draws nothing, instead of throwing', async () => {
     const rendered = await render('UTC', 'resourceTimelineWeek', 'not-a-token');
     expect(rendered.events).toEqual([]);
+    // Both feeds answered 401, and the live connection was closed with 4401 (it may come last).
+    await page.waitForFunction(() => (globalThis as unknown as CalendarPage).calendarState.errors.length >= 3);
     const errors = await page.evaluate(() => (globalThis as unknown as CalendarPage).calendarState.errors);
-    // Both feeds answered 401; each failure reached onError as the service's own words.
-    expect(errors.length).toBe(2);
+    // Each failure reached onError as the service's own words.
+    expect(errors.length).toBe(3);
     for (const message of errors) expect(message).toMatch(/token/i);
+    expect(errors.filter((message) => message.startsWith('live updates stopped: Invalid bearer token'))).toHaveLength(1);
+  });
+
+  it('refetches the events when timelineChanged reports a flight entering, then leaving, the visible range', async () => {
+    liveSubscribes.length = 0;
+    const rendered = await render('UTC', 'resourceTimelineWeek', token);
+    const shown = rendered.events.length;
+    // The subscription for the week, in the calendar's zone, is on its way before anything changes.
+    await waitUntil(() => liveSubscribes.length > 0);
+    expect(JSON.parse(liveSubscribes[0]).payload.variables).toEqual({ start: '2026-06-07T00:00:00Z', end: '2026-06-14T00:00:00Z', timeZone: 'UTC' });
+    const feedRequests = eventFeedRequests.length;
+
+    const flightId = await createFlight(testApp, { flightNumber: 'IFL499', resourceId: 1, from: 'LIRF', to: 'LIML', departureAt: '2026-06-12T09:00:00Z', arrivalAt: '2026-06-12T11:00:00Z' });
+    await page.waitForFunction((id) => (globalThis as unknown as CalendarPage).document.querySelectorAll(`.fc-event[data-flight-id="${id}"]`).length === 1, String(flightId));
+    expect(eventFeedRequests.length).toBeGreaterThan(feedRequests);
+
+    const { body } = await testApp.graphql(DeleteFlightDocument, { id: flightId });
+    expect(body.errors).toBeUndefined();
+    await page.waitForFunction((count) => (globalThis as unknown as CalendarPage).document.querySelectorAll('.fc-event').length === count, shown);
+    expect(await page.evaluate(() => (globalThis as unknown as CalendarPage).calendarState.errors)).toEqual([]);
   });
 });

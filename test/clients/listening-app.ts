@@ -1,19 +1,27 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
+import type { GatewayApp } from '../../src/app';
 
-/** Real client libraries speak HTTP to a port: the app of createApp, listening on a free one. */
-export async function listen(app: Express): Promise<{ url: string; close(): Promise<void> }> {
+/**
+ * Real client libraries speak HTTP to a port: the app of createApp, listening on a free one; with
+ * `gateway` (what createApp returned), also WebSocket (GraphQL subscriptions) on /graphql.
+ */
+export async function listen(app: Express, gateway?: Pick<GatewayApp, 'attachWebSockets' | 'closeWebSockets'>): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer(app);
+  gateway?.attachWebSockets(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
+    close: async () => {
+      // An upgraded socket is no longer the HTTP server's to close: it would hold close() for ever.
+      await gateway?.closeWebSockets();
+      await new Promise<void>((resolve, reject) => {
         server.closeAllConnections();
         server.close((error) => (error ? reject(error) : resolve()));
-      }),
+      });
+    },
   };
 }
 

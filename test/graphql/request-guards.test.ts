@@ -125,9 +125,10 @@ describe('GraphQL request guards', () => {
       expect(error.message).toContain('at most 100');
     });
 
-    it('refuses a subscription', async () => {
-      const error = expectRefused(await post(testApp, { query: 'subscription { x }' }, token), 400, 'BAD_REQUEST');
-      expect(error.message).toMatch(/Subscriptions are not supported/);
+    it('refuses a subscription over HTTP, pointing to WebSocket', async () => {
+      const query = 'subscription { timelineChanged(start: "2026-06-08", end: "2026-06-14") { flightId } }';
+      const error = expectRefused(await post(testApp, { query }, token), 400, 'BAD_REQUEST');
+      expect(error.message).toMatch(/^Subscriptions are served over WebSocket \(graphql-ws\) on \/graphql, not over HTTP/);
     });
 
     it('answers a failing query the same way when it runs compiled (second time) as the first time', async () => {

@@ -1,0 +1,191 @@
+import type { IncomingMessage, Server as HttpServer } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { GraphQLSchema } from 'graphql';
+import { CloseCode as ProtocolCloseCode, handleProtocols, makeServer } from 'graphql-ws';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { RequestAuthenticator } from '../auth';
+import type { Config } from '../config';
+import { requestBaseUrl, createLoaders, type GraphQLContext } from '../context';
+import { AppError, ErrorCode } from '../errors';
+import type { Logger } from '../logger';
+import type { Services } from '../services';
+import { CloseCode } from './close-codes';
+import { authenticateConnection, ConnectionRefused } from './connection-auth';
+import { LiveConnection } from './live-connection';
+import { createOperationGuards } from './operation-guards';
+import { createResultShaping } from './result-format';
+import { SubjectLimits } from './subject-limits';
+import { lendSubscriptionControls } from './subscription-context';
+
+/** GraphQL's path: subscriptions are served where queries are, as graphql-ws clients expect. */
+export const SUBSCRIPTIONS_PATH = '/graphql';
+
+/** How long closing clients get to answer the close frame on shutdown before their sockets are cut. */
+const SHUTDOWN_CLOSE_GRACE_MS = 1_000;
+
+export interface SubscriptionServerDeps {
+  schema: GraphQLSchema;
+  config: Config;
+  logger: Logger;
+  services: Services;
+  authenticate: RequestAuthenticator;
+}
+
+export interface SubscriptionServer {
+  /** Serves graphql-ws on the WebSocket upgrades of `server` to /graphql; other paths are refused (404). */
+  attach(server: HttpServer): void;
+  /** Refuses new connections, closes the open ones with 1001, resolves once all are closed. */
+  close(): Promise<void>;
+}
+
+type ConnectionParams = Record<string, unknown>;
+
+/**
+ * The graphql-ws protocol (graphql-transport-ws: what Apollo Client, urql and Sandbox speak) over
+ * `ws`. graphql-ws's own adapter for `ws` writes to the console, turns a send to a closing socket
+ * into a 4500 and has no bound on what waits to be sent, so its protocol engine (makeServer) is
+ * plugged into a LiveConnection here instead.
+ */
+export function createSubscriptionServer({ schema, config, logger, services, authenticate }: SubscriptionServerDeps): SubscriptionServer {
+  const limits = config.subscriptions;
+  const log = logger.child({ component: 'subscriptions' });
+  const subjects = new SubjectLimits(limits.maxConnectionsPerSubject, config.limits.rateLimitPerMinute);
+  const checkOperation = createOperationGuards(schema, config);
+  const shaping = createResultShaping(log, config.limits.responseMaxBytes);
+  const connections = new Set<LiveConnection>();
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: limits.maxMessageBytes, handleProtocols, perMessageDeflate: false, clientTracking: false });
+  let closing = false;
+
+  const protocol = makeServer<ConnectionParams, LiveConnection>({
+    schema,
+    connectionInitWaitTimeout: limits.connectionInitTimeoutMs,
+    async onConnect(ctx) {
+      const connection = ctx.extra;
+      try {
+        const identity = await authenticateConnection(authenticate, ctx.connectionParams, config.auth.clockToleranceSeconds);
+        if (!connection.open) return false;
+        if (!subjects.admit(identity.principal.subject)) {
+          throw new ConnectionRefused(CloseCode.TooManyConnections, `Too many connections: this token subject holds ${limits.maxConnectionsPerSubject} already`);
+        }
+        connection.socket.once('close', () => subjects.release(identity.principal.subject));
+        connection.accept(identity, () => Object.keys(ctx.subscriptions).length > 0);
+        connection.logger.debug({ subject: identity.principal.subject }, 'WebSocket connection accepted');
+        return true;
+      } catch (error) {
+        if (error instanceof ConnectionRefused) {
+          connection.logger.info({ code: error.code, reason: error.message }, 'WebSocket connection refused');
+          connection.close(error.code, error.message);
+        } else {
+          connection.logger.error({ err: error }, 'WebSocket connection_init failed');
+          connection.close(CloseCode.InternalServerError, 'Internal server error');
+        }
+        return false;
+      }
+    },
+    onSubscribe(ctx, _id, payload) {
+      const connection = ctx.extra;
+      const principal = connection.principal!;
+      connection.touch();
+      if (Object.keys(ctx.subscriptions).length > limits.maxSubscriptionsPerConnection) {
+        return [tooMany(`Too many subscriptions on this connection: at most ${limits.maxSubscriptionsPerConnection} run at once; complete one first`)];
+      }
+      if (!subjects.allowSubscribe(principal.subject)) {
+        return [tooMany(`More than ${config.limits.rateLimitPerMinute} subscribe messages in a minute from this token subject: retry after ${subjects.retryAfterSeconds(principal.subject)} seconds`)];
+      }
+      const check = checkOperation(payload);
+      if ('refused' in check) return check.refused;
+      const { document, operationName, variables } = check.checked;
+      const contextValue = subscriptionContext(connection, principal);
+      lendSubscriptionControls(contextValue, { maxQueuedEvents: limits.maxQueuedEvents, dropSlowConsumer: () => connection.dropSlowConsumer() });
+      return { schema, document, operationName, variableValues: variables, contextValue };
+    },
+    onNext: (_ctx, _id, _payload, _args, result) => shaping.result(result),
+    onError: (_ctx, _id, _payload, errors) => shaping.errors(errors),
+    onComplete: (ctx) => ctx.extra.touch(),
+  });
+
+  const subscriptionContext = (connection: LiveConnection, principal: GraphQLContext['principal']): GraphQLContext => ({
+    principal,
+    services,
+    loaders: createLoaders(services),
+    config,
+    logger: connection.logger,
+    requestId: connection.id,
+    baseUrl: requestBaseUrl({ headers: connection.request.headers }, config),
+    warnings: [],
+  });
+
+  const serve = (socket: WebSocket, request: IncomingMessage) => {
+    const connection = new LiveConnection(socket, request, limits, log);
+    connections.add(connection);
+    // Frames the peer breaks (too large: 1009, not WebSocket: 1002) are closed by `ws` itself.
+    socket.on('error', (error) => connection.logger.debug({ err: { message: error.message } }, 'WebSocket protocol error'));
+    const closed = protocol.opened(
+      {
+        protocol: socket.protocol,
+        send: (data) => connection.send(data),
+        close: (code, reason) => connection.close(code ?? ProtocolCloseCode.InternalServerError, reason ?? ''),
+        onMessage: (handle) =>
+          socket.on('message', (data) => {
+            handle(String(data)).catch((error: unknown) => {
+              // graphql-ws throws this for a well-formed message only a server sends (next, error…): the client's mistake.
+              if (error instanceof Error && /^Unexpected message of type/.test(error.message)) {
+                connection.close(ProtocolCloseCode.BadRequest, 'Invalid message received');
+                return;
+              }
+              connection.logger.error({ err: error }, 'a WebSocket message could not be handled');
+              connection.close(ProtocolCloseCode.InternalServerError, 'Internal server error');
+            });
+          }),
+      },
+      connection,
+    );
+    socket.once('close', (code, reason) => {
+      connections.delete(connection);
+      connection.dispose();
+      connection.logger.debug({ code, reason: String(reason) }, 'WebSocket connection closed');
+      closed(code, String(reason)).catch((error: unknown) => connection.logger.error({ err: error }, 'ending the subscriptions of a closed WebSocket failed'));
+    });
+  };
+
+  return {
+    attach(server) {
+      server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+        socket.on('error', () => socket.destroy());
+        const path = (request.url ?? '').split('?', 1)[0];
+        if (path !== SUBSCRIPTIONS_PATH) return refuseUpgrade(socket, 404, `No WebSocket endpoint at this path: subscriptions are served on ${SUBSCRIPTIONS_PATH}`);
+        if (closing) return refuseUpgrade(socket, 503, 'The service is shutting down: reconnect shortly');
+        sockets.handleUpgrade(request, socket, head, (websocket) => {
+          if (closing) return websocket.close(CloseCode.GoingAway, 'The service is shutting down');
+          serve(websocket, request);
+        });
+      });
+    },
+    async close() {
+      closing = true;
+      const open = [...connections];
+      await Promise.all(
+        open.map(
+          (connection) =>
+            new Promise<void>((resolve) => {
+              if (connection.socket.readyState === connection.socket.CLOSED) return resolve();
+              connection.socket.once('close', () => resolve());
+              connection.close(CloseCode.GoingAway, 'The service is shutting down: reconnect');
+              setTimeout(() => connection.socket.terminate(), SHUTDOWN_CLOSE_GRACE_MS).unref();
+            }),
+        ),
+      );
+    },
+  };
+}
+
+function tooMany(message: string): AppError {
+  return new AppError(ErrorCode.TOO_MANY_REQUESTS, message);
+}
+
+/** An HTTP answer on a socket that asked for an upgrade, in the service's error shape. */
+function refuseUpgrade(socket: Duplex, status: 404 | 503, message: string): void {
+  const body = JSON.stringify({ error: { code: status === 404 ? ErrorCode.NOT_FOUND : ErrorCode.SERVICE_UNAVAILABLE, message, details: [] } });
+  const reason = status === 404 ? 'Not Found' : 'Service Unavailable';
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}
