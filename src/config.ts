@@ -147,6 +147,11 @@ export interface SubscriptionsConfig {
   maxQueuedEvents: number;
   /** Largest message a client may send, in bytes (the WebSocket closes with 1009 beyond). */
   maxMessageBytes: number;
+  /**
+   * Most WebSockets one client address may hold before they are authenticated (opened, no accepted
+   * `connection_init` yet); one more upgrade is answered 429. Bounds what an anonymous client can hold.
+   */
+  maxPendingPerAddress: number;
 }
 
 /** The whole validated configuration of the service. */
@@ -316,6 +321,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxBufferedBytes: integer(env, 'WS_MAX_BUFFERED_BYTES', 1024 * 1024, 1024, 1024 ** 3),
       maxQueuedEvents: integer(env, 'WS_MAX_QUEUED_EVENTS', 100, 1, 100_000),
       maxMessageBytes: integer(env, 'WS_MAX_MESSAGE_BYTES', 64 * 1024, 1024, 64 * 1024 * 1024),
+      maxPendingPerAddress: integer(env, 'WS_MAX_PENDING_CONNECTIONS_PER_ADDRESS', 20, 1, 100_000),
     },
   };
 }

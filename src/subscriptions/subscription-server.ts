@@ -53,6 +53,9 @@ export function createSubscriptionServer({ schema, config, logger, services, aut
   const checkOperation = createOperationGuards(schema, config);
   const shaping = createResultShaping(log, config.limits.responseMaxBytes);
   const connections = new Set<LiveConnection>();
+  const pending = new PendingHandshakes(limits.maxPendingPerAddress);
+  /** What ends a connection's place among its address's unauthenticated sockets. */
+  const leavePending = new WeakMap<LiveConnection, () => void>();
   const sockets = new WebSocketServer({ noServer: true, maxPayload: limits.maxMessageBytes, handleProtocols, perMessageDeflate: false, clientTracking: false });
   let closing = false;
 
@@ -69,6 +72,7 @@ export function createSubscriptionServer({ schema, config, logger, services, aut
         }
         connection.socket.once('close', () => subjects.release(identity.principal.subject));
         connection.accept(identity, () => Object.keys(ctx.subscriptions).length > 0);
+        leavePending.get(connection)?.();
         connection.logger.debug({ subject: identity.principal.subject }, 'WebSocket connection accepted');
         return true;
       } catch (error) {
@@ -115,9 +119,10 @@ export function createSubscriptionServer({ schema, config, logger, services, aut
     warnings: [],
   });
 
-  const serve = (socket: WebSocket, request: IncomingMessage) => {
+  const serve = (socket: WebSocket, request: IncomingMessage, leave: () => void) => {
     const connection = new LiveConnection(socket, request, limits, log);
     connections.add(connection);
+    leavePending.set(connection, leave);
     // Frames the peer breaks (too large: 1009, not WebSocket: 1002) are closed by `ws` itself.
     socket.on('error', (error) => connection.logger.debug({ err: { message: error.message } }, 'WebSocket protocol error'));
     const closed = protocol.opened(
@@ -155,9 +160,15 @@ export function createSubscriptionServer({ schema, config, logger, services, aut
         const path = (request.url ?? '').split('?', 1)[0];
         if (path !== SUBSCRIPTIONS_PATH) return refuseUpgrade(socket, 404, `No WebSocket endpoint at this path: subscriptions are served on ${SUBSCRIPTIONS_PATH}`);
         if (closing) return refuseUpgrade(socket, 503, 'The service is shutting down: reconnect shortly');
+        const leave = pending.enter(request.socket.remoteAddress ?? '');
+        if (!leave) {
+          return refuseUpgrade(socket, 429, `Too many WebSockets from this address await authentication (at most ${limits.maxPendingPerAddress}): send connection_init on those first`);
+        }
+        // The raw socket closes with the WebSocket, a failed handshake, or a dropped peer.
+        socket.once('close', leave);
         sockets.handleUpgrade(request, socket, head, (websocket) => {
           if (closing) return websocket.close(CloseCode.GoingAway, 'The service is shutting down');
-          serve(websocket, request);
+          serve(websocket, request, leave);
         });
       });
     },
@@ -183,9 +194,40 @@ function tooMany(message: string): AppError {
   return new AppError(ErrorCode.TOO_MANY_REQUESTS, message);
 }
 
+/**
+ * Sockets each client address holds before they are authenticated: an anonymous client may keep
+ * each for WS_CONNECTION_INIT_TIMEOUT_MS, so their number is bounded per address.
+ */
+class PendingHandshakes {
+  private readonly byAddress = new Map<string, number>();
+
+  constructor(private readonly maxPerAddress: number) {}
+
+  /** Counts one more socket of `address`; undefined when it holds the most already. The returned leave() is idempotent. */
+  enter(address: string): (() => void) | undefined {
+    const count = this.byAddress.get(address) ?? 0;
+    if (count >= this.maxPerAddress) return undefined;
+    this.byAddress.set(address, count + 1);
+    let inside = true;
+    return () => {
+      if (!inside) return;
+      inside = false;
+      const left = (this.byAddress.get(address) ?? 1) - 1;
+      if (left > 0) this.byAddress.set(address, left);
+      else this.byAddress.delete(address);
+    };
+  }
+}
+
+const UPGRADE_REFUSALS = {
+  404: { reason: 'Not Found', code: ErrorCode.NOT_FOUND },
+  429: { reason: 'Too Many Requests', code: ErrorCode.TOO_MANY_REQUESTS },
+  503: { reason: 'Service Unavailable', code: ErrorCode.SERVICE_UNAVAILABLE },
+} as const;
+
 /** An HTTP answer on a socket that asked for an upgrade, in the service's error shape. */
-function refuseUpgrade(socket: Duplex, status: 404 | 503, message: string): void {
-  const body = JSON.stringify({ error: { code: status === 404 ? ErrorCode.NOT_FOUND : ErrorCode.SERVICE_UNAVAILABLE, message, details: [] } });
-  const reason = status === 404 ? 'Not Found' : 'Service Unavailable';
+function refuseUpgrade(socket: Duplex, status: keyof typeof UPGRADE_REFUSALS, message: string): void {
+  const { reason, code } = UPGRADE_REFUSALS[status];
+  const body = JSON.stringify({ error: { code, message, details: [] } });
   socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }

@@ -14,6 +14,7 @@ const VARIABLES = {
   WS_MAX_BUFFERED_BYTES: 'maxBufferedBytes',
   WS_MAX_QUEUED_EVENTS: 'maxQueuedEvents',
   WS_MAX_MESSAGE_BYTES: 'maxMessageBytes',
+  WS_MAX_PENDING_CONNECTIONS_PER_ADDRESS: 'maxPendingPerAddress',
 } as const;
 
 describe('WebSocket configuration', () => {
