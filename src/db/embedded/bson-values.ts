@@ -283,6 +283,15 @@ export function isNumeric(value: unknown): boolean {
 }
 
 /**
+ * Sets an own field, including one named `__proto__` (a legal BSON field name, which plain
+ * assignment would turn into a prototype change and lose).
+ */
+export function setOwn(target: Document, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}
+
+/**
  * Deep copy of a document tree: plain objects, arrays and Dates are copied; other BSON values
  * (ObjectId, Long, Binary...) are immutable in practice and shared.
  */
@@ -293,7 +302,7 @@ export function cloneValue<T>(value: T): T {
   if (isPlainObject(value)) {
     const source: Document = value;
     const copy: Document = {};
-    for (const key of Object.keys(source)) copy[key] = cloneValue(source[key]);
+    for (const key of Object.keys(source)) setOwn(copy, key, cloneValue(source[key]));
     return copy as T;
   }
   return value;

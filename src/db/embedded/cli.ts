@@ -1,5 +1,5 @@
 /**
- * `npm run db -- [--port 27017] [--host 127.0.0.1] [--standalone | --replica-set rs0]`: the embedded engine alone, in a process of its
+ * `npm run db -- [--port 27017] [--host 127.0.0.1] [--standalone | --replica-set rs0] [--enable-test-commands]`: the embedded engine alone, in a process of its
  * own, so the service and its database can be started, stopped (or frozen) apart, as with a real
  * MongoDB. It presents itself as a single-node replica set (transactions work), or with
  * `--standalone` as a standalone mongod that refuses them. Prints the mongodb:// URI on stdout; stops cleanly on SIGTERM or SIGINT. Data stays in
@@ -10,20 +10,34 @@ import { startEmbeddedMongo, type EmbeddedLogger } from './index';
 
 const USAGE =
   'Usage: npm run db -- [--port <0-65535, default 27017; 0: any free port>] [--host <interface, default 127.0.0.1>]\n' +
-  '                     [--standalone (answer as a standalone mongod: no transactions) | --replica-set <name, default rs0>]';
+  '                     [--standalone (answer as a standalone mongod: no transactions) | --replica-set <name, default rs0>]\n' +
+  '                     [--enable-test-commands (answer configureFailPoint, as mongod with enableTestCommands)]';
+
+/** An Error's own fields are not enumerable: written out by name so the log line says what failed. */
+function serialisable(object: object): object {
+  const { err, ...rest } = object as { err?: unknown };
+  return err instanceof Error ? { ...rest, err: { name: err.name, message: err.message } } : object;
+}
 
 /** Warnings and errors only, as JSON lines on stderr: stdout carries the URI alone. */
 const stderrLogger: EmbeddedLogger = {
   debug: () => undefined,
-  warn: (object, message) => process.stderr.write(`${JSON.stringify({ level: 'warn', msg: message, ...object })}\n`),
-  error: (object, message) => process.stderr.write(`${JSON.stringify({ level: 'error', msg: message, ...object })}\n`),
+  warn: (object, message) => process.stderr.write(`${JSON.stringify({ level: 'warn', msg: message, ...serialisable(object) })}\n`),
+  error: (object, message) => process.stderr.write(`${JSON.stringify({ level: 'error', msg: message, ...serialisable(object) })}\n`),
 };
 
 async function main(): Promise<void> {
-  let values: { port?: string; host?: string; help?: boolean; standalone?: boolean; 'replica-set'?: string };
+  let values: { port?: string; host?: string; help?: boolean; standalone?: boolean; 'replica-set'?: string; 'enable-test-commands'?: boolean };
   try {
     ({ values } = parseArgs({
-      options: { port: { type: 'string' }, host: { type: 'string' }, help: { type: 'boolean' }, standalone: { type: 'boolean' }, 'replica-set': { type: 'string' } },
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        help: { type: 'boolean' },
+        standalone: { type: 'boolean' },
+        'replica-set': { type: 'string' },
+        'enable-test-commands': { type: 'boolean' },
+      },
     }));
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
@@ -48,6 +62,7 @@ async function main(): Promise<void> {
     logger: stderrLogger,
     topology: values.standalone ? 'standalone' : 'replicaSet',
     replicaSetName: values['replica-set'],
+    testCommands: values['enable-test-commands'] === true,
   });
   process.stdout.write(`${engine.uri}\n`);
   const topology = engine.replicaSetName ? `a single-node replica set "${engine.replicaSetName}"` : 'a standalone server: no transactions';

@@ -2,20 +2,23 @@ import { UUID, type Document } from 'bson';
 import { valueKey } from './bson-values';
 import { CommandError, ErrorCode } from './errors';
 import { CollectionIndex, sameIndexKeys, type IndexKeys, type IndexSpec } from './indexes';
+import { BlockedByTransaction, type WriteBlocker } from './write-waits';
 
 /**
  * The open transaction a write belongs to. Inside a transaction, commands reach collections
- * through the transaction's own view (transactions.ts), which keeps the writes private; the
- * journal only learns of collections created on its behalf, so an abort can drop them again.
+ * through the transaction's own view (transactions.ts), which keeps the writes (and the
+ * collections it creates) private until commit; without one, writes apply at once.
  */
 export interface WriteJournal {
-  recordCollectionCreated(collection: Collection): void;
+  readonly txnNumber: number;
 }
 
 /** An open transaction that has written a document (see `Collection.pendingWriters`). */
-export interface PendingWriter {
-  /** A write outside any transaction changed the document: the transaction must abort (WriteConflict). */
+export interface PendingWriter extends WriteBlocker {
+  /** A write outside any transaction changed the document anyway: the transaction must abort (WriteConflict). */
   abortForConflict(): void;
+  /** The transaction's uncommitted version of a document of `collection` (null: deleted), if it wrote one. */
+  writtenVersion(collection: Collection, documentKey: string): Document | null | undefined;
 }
 
 /** A committed version of a document replaced (or deleted) while a transaction's snapshot was open. */
@@ -104,6 +107,36 @@ export class Collection {
 
   static documentKey(document: Document): string {
     return valueKey(document._id);
+  }
+
+  /**
+   * The open transaction a write outside transactions must wait for before writing the document
+   * `documentKey` (or storing `next` under it, whose unique keys may be held too), if any.
+   */
+  blockerFor(documentKey: string, next?: Document): PendingWriter | undefined {
+    const pending = this.pendingWriters;
+    if (pending === undefined) return undefined;
+    const holder = pending.get(documentKey);
+    if (holder !== undefined || next === undefined) return holder;
+    for (const index of this.indexes.values()) {
+      if (!index.unique) continue;
+      const keys = index.keysOf(next);
+      if (!keys) continue;
+      for (const [pendingKey, writer] of pending) {
+        const version = pendingKey === documentKey ? undefined : writer.writtenVersion(this, pendingKey);
+        if (!version) continue;
+        const probe = new CollectionIndex(index.spec);
+        probe.add(version, pendingKey);
+        if (probe.conflictFor(keys, documentKey, this.namespace)) return writer;
+      }
+    }
+    return undefined;
+  }
+
+  /** Throws BlockedByTransaction when a write outside transactions must first wait (see `blockerFor`). */
+  assertNotBlocked(documentKey: string, next?: Document): void {
+    const blocker = this.blockerFor(documentKey, next);
+    if (blocker) throw new BlockedByTransaction(blocker);
   }
 
   insert(document: Document, _journal?: WriteJournal): void {

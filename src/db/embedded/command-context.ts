@@ -4,6 +4,8 @@ import type { WriteJournal } from './collection';
 import type { CursorRegistry } from './cursors';
 import type { EmbeddedLogger } from './logger';
 import type { Storage } from './storage';
+import type { FailPoints } from './fail-points';
+import type { RetryableWrites } from './retryable-writes';
 import type { Transaction, TransactionManager } from './transactions';
 
 /** Engine-wide state every command handler may use. */
@@ -11,9 +13,13 @@ export interface EngineState {
   readonly storage: Storage;
   readonly cursors: CursorRegistry;
   readonly transactions: TransactionManager;
+  /** Outcomes of retryable writes, so a retry after a lost reply is not applied twice. */
+  readonly retryableWrites: RetryableWrites;
+  /** `configureFailPoint` state; undefined unless test commands are enabled. */
+  readonly failPoints: FailPoints | undefined;
   readonly logger: EmbeddedLogger;
   readonly startedAt: Date;
-  /** The `host:port` clients reach the engine at. */
+  /** The `host:port` clients reach the engine at (a wildcard interface: see `ClientInfo.localAddress`). */
   readonly address: () => string;
   readonly openConnections: () => number;
   /** What the engine presents itself as (see README.md, Topology). */
@@ -26,6 +32,17 @@ export interface EngineState {
  */
 export type EngineTopology = { kind: 'replicaSet'; setName: string; clock: ClusterClock } | { kind: 'standalone' };
 
+/** One client connection, as commands see it. */
+export interface ClientInfo {
+  readonly id: number;
+  /** `host:port` of the engine as this client reached it (the socket's local end). */
+  readonly localAddress: string;
+  /** `host:port` of the client (the socket's remote end). */
+  readonly remoteAddress: string;
+  /** `client.application.name` from the connection's handshake, if the driver sent one. */
+  appName: string | undefined;
+}
+
 /** What a handler receives for one command. */
 export interface CommandContext {
   readonly engine: EngineState;
@@ -34,6 +51,7 @@ export interface CommandContext {
   /** The target database (`$db`, or the namespace of a legacy OP_QUERY). */
   readonly database: string;
   readonly connectionId: number;
+  readonly client: ClientInfo;
   /** The open transaction the command belongs to, if it carries `autocommit: false`. */
   readonly transaction: Transaction | undefined;
   /** Call before changing data: inside a transaction it returns the transaction (writes stay in its write set until commit). */

@@ -1,5 +1,5 @@
 import type { Document } from 'bson';
-import { isPlainObject } from './bson-values';
+import { isPlainObject, setOwn } from './bson-values';
 
 /**
  * Every value a dotted path reaches, expanding arrays on the way and at the end, as a multikey
@@ -12,23 +12,35 @@ export function collectPathValues(document: unknown, path: string): unknown[] {
   return out;
 }
 
-function collectInto(value: unknown, segments: string[], depth: number, out: unknown[]): void {
+/**
+ * Like `collectPathValues`, but an array at the end of the path also counts as a value itself (for
+ * `$type: 'array'`): `a` over `{a: [1, [2]]}` gives `[1, [2]]`, 1 and `[2]`.
+ */
+export function collectPathValuesWithArrays(document: unknown, path: string): unknown[] {
+  const out: unknown[] = [];
+  collectInto(document, path.split('.'), 0, out, true);
+  return out;
+}
+
+function collectInto(value: unknown, segments: string[], depth: number, out: unknown[], keepArrays = false): void {
   if (depth === segments.length) {
-    if (Array.isArray(value)) out.push(...value);
-    else if (value !== undefined) out.push(value);
+    if (Array.isArray(value)) {
+      if (keepArrays) out.push(value);
+      out.push(...value);
+    } else if (value !== undefined) out.push(value);
     return;
   }
   if (Array.isArray(value)) {
     const segment = segments[depth];
     if (/^\d+$/.test(segment) && Number(segment) < value.length) {
-      collectInto(value[Number(segment)], segments, depth + 1, out);
+      collectInto(value[Number(segment)], segments, depth + 1, out, keepArrays);
     }
     for (const element of value) {
-      if (isPlainObject(element)) collectInto(element, segments, depth, out);
+      if (isPlainObject(element)) collectInto(element, segments, depth, out, keepArrays);
     }
     return;
   }
-  if (isPlainObject(value)) collectInto(value[segments[depth]], segments, depth + 1, out);
+  if (isPlainObject(value)) collectInto(value[segments[depth]], segments, depth + 1, out, keepArrays);
 }
 
 /** The value at a dotted path without array expansion (`undefined` when absent). */
@@ -64,7 +76,7 @@ export function withIdFirst(document: Document): Document {
   const keys = Object.keys(document);
   if (keys[0] === '_id' || !('_id' in document)) return document;
   const reordered: Document = { _id: document._id };
-  for (const key of keys) if (key !== '_id') reordered[key] = document[key];
+  for (const key of keys) if (key !== '_id') setOwn(reordered, key, document[key]);
   return reordered;
 }
 

@@ -4,29 +4,51 @@ import type { Document } from 'bson';
 export const ErrorCode = {
   InternalError: 1,
   BadValue: 2,
+  HostUnreachable: 6,
+  HostNotFound: 7,
+  UnknownError: 8,
   FailedToParse: 9,
+  Unauthorized: 13,
   TypeMismatch: 14,
   IllegalOperation: 20,
   InvalidLength: 16,
+  LockTimeout: 24,
   NamespaceNotFound: 26,
   IndexNotFound: 27,
   PathNotViable: 28,
   ConflictingUpdateOperators: 40,
   CursorNotFound: 43,
   NamespaceExists: 48,
+  MaxTimeMSExpired: 50,
   CommandNotFound: 59,
+  WriteConcernFailed: 64,
   ImmutableField: 66,
   InvalidOptions: 72,
   InvalidNamespace: 73,
+  UnknownReplWriteConcern: 79,
   IndexOptionsConflict: 85,
   IndexKeySpecsConflict: 86,
+  NetworkTimeout: 89,
+  ShutdownInProgress: 91,
+  UnsatisfiableWriteConcern: 100,
   WriteConflict: 112,
+  ConflictingOperationInProgress: 117,
+  PrimarySteppedDown: 189,
+  TransactionTooOld: 225,
+  ExceededTimeLimit: 262,
   OperationNotSupportedInTransaction: 263,
   CommandNotSupported: 115,
   NoSuchTransaction: 251,
   TransactionCommitted: 256,
+  SocketException: 9001,
+  NotWritablePrimary: 10107,
   BSONObjectTooLarge: 10334,
   DuplicateKey: 11000,
+  InterruptedAtShutdown: 11600,
+  Interrupted: 11601,
+  InterruptedDueToReplStateChange: 11602,
+  NotPrimaryNoSecondaryOk: 13435,
+  NotPrimaryOrSecondary: 13436,
   UnrecognizedPipelineStage: 40324,
 } as const;
 
@@ -115,7 +137,10 @@ export function writeErrorEntry(index: number, error: unknown): Document {
   return { index, code: commandError.code, errmsg: commandError.message, ...commandError.details };
 }
 
-/** Errors that end the whole command (not one statement's write error): transaction conflicts. */
+/**
+ * Errors that end the whole command (not one statement's write error): transaction conflicts,
+ * and interruptions such as an expired `maxTimeMS` (MongoDB rethrows those out of the batch).
+ */
 export function failsWholeCommand(error: unknown): boolean {
-  return error instanceof CommandError && error.errorLabels.includes('TransientTransactionError');
+  return error instanceof CommandError && (error.errorLabels.includes('TransientTransactionError') || error.code === ErrorCode.MaxTimeMSExpired);
 }

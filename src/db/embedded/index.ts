@@ -1,7 +1,9 @@
 import { ClusterClock } from './cluster-time';
 import type { EngineState, EngineTopology } from './command-context';
 import { CursorRegistry } from './cursors';
+import { FailPoints } from './fail-points';
 import { silentLogger, type EmbeddedLogger } from './logger';
+import { RetryableWrites } from './retryable-writes';
 import { listenForClients } from './server';
 import { Storage } from './storage';
 import { TransactionManager } from './transactions';
@@ -39,6 +41,11 @@ export interface EmbeddedMongoOptions {
   topology?: 'replicaSet' | 'standalone';
   /** The replica set's name (default `rs0`); only with the `replicaSet` topology. */
   replicaSetName?: string;
+  /**
+   * Answers test commands (`configureFailPoint` with MongoDB's `failCommand` fail point), as mongod
+   * does with `enableTestCommands`; off by default, when they do not exist (CommandNotFound).
+   */
+  testCommands?: boolean;
 }
 
 /** The replica set name the engine answers with unless told otherwise. */
@@ -59,6 +66,8 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
     storage,
     cursors,
     transactions: new TransactionManager(storage),
+    retryableWrites: new RetryableWrites(),
+    failPoints: options.testCommands === true ? new FailPoints() : undefined,
     logger: options.logger ?? silentLogger,
     startedAt: new Date(),
     // The address hello advertises (`me`, `hosts`): the one a local client dials.
@@ -83,6 +92,7 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
       stopTtlMonitor();
       stopped ??= server.close().then(() => {
         engine.transactions.endAllSessions();
+        engine.retryableWrites.forgetAll();
         cursors.closeAll();
       });
       return stopped;

@@ -1,8 +1,9 @@
 import type { Document } from 'bson';
-import { Query } from 'mingo';
 import { formatDocument, valueKey } from './bson-values';
 import { collectPathValues, pathCrossesArray } from './document-paths';
 import { CommandError, ErrorCode } from './errors';
+import type { Query } from 'mingo/query';
+import { engineQuery } from './mingo-context';
 import { SortedKeyList, type RangeBound } from './sorted-key-list';
 
 /** An index as `createIndexes` describes it and `listIndexes` returns it. */
@@ -61,7 +62,7 @@ export class CollectionIndex {
     this.fields = Object.keys(spec.key);
     // MongoDB lists `_id_` without `unique: true` yet always enforces it.
     this.unique = spec.unique === true || spec.name === '_id_';
-    this.partialFilter = spec.partialFilterExpression ? new Query(spec.partialFilterExpression, {}) : undefined;
+    this.partialFilter = spec.partialFilterExpression ? engineQuery(spec.partialFilterExpression) : undefined;
   }
 
   get name(): string {

@@ -1,7 +1,8 @@
 import type { Document } from 'bson';
-import { Query } from 'mingo';
 import { isPlainObject } from './bson-values';
 import { CommandError } from './errors';
+import type { Query } from 'mingo/query';
+import { engineQuery } from './mingo-context';
 
 export type Projector = (document: Document) => Document;
 
@@ -21,7 +22,7 @@ export function compileProjection(projection: Document | undefined, filter: Docu
   }
   if (needsMingo) {
     const usesPositional = entries.some(([path]) => path.endsWith('.$'));
-    const query = new Query(usesPositional && filter ? filter : {}, {});
+    const query = engineQuery(usesPositional && filter ? filter : {});
     return (document) => query.find<Document>([document], projection).all()[0] ?? document;
   }
   let includeId = true;
@@ -116,7 +117,7 @@ function compileArrayOperatorProjection(entries: Array<[string, unknown]>): Proj
   for (const [path, value] of entries) {
     if (!isPlainObject(value)) plain[path] = value;
     else if ('$slice' in value) slices.push({ segments: path.split('.'), window: sliceWindow(value.$slice) });
-    else elemMatches.push({ field: path, query: new Query({ [path]: { $elemMatch: value.$elemMatch } }, {}) });
+    else elemMatches.push({ field: path, query: engineQuery({ [path]: { $elemMatch: value.$elemMatch } }) });
   }
   const isIncluded = (value: unknown) => value === true || (typeof value === 'number' && value !== 0);
   const includesFields = Object.entries(plain).some(([path, value]) => path !== '_id' && isIncluded(value));

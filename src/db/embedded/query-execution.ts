@@ -1,11 +1,14 @@
 import type { Document } from 'bson';
-import { Query } from 'mingo';
-import { compareValues, isPlainObject } from './bson-values';
+import { isPlainObject, valueKey } from './bson-values';
 import type { Collection } from './collection';
-import { collectPathValues } from './document-paths';
+import type { CollectionIndex } from './indexes';
 import { CommandError, ErrorCode, unknownOperatorError } from './errors';
+import { engineQuery } from './mingo-context';
 import { candidateDocuments } from './query-planner';
 import { compileSimpleFilter } from './simple-filter';
+import { sortDocuments } from './sort-order';
+
+export { sortDocuments } from './sort-order';
 
 export type DocumentMatcher = (document: Document) => boolean;
 
@@ -20,9 +23,9 @@ export function compileFilter(filter: unknown, collection?: Collection, variable
   return (document) => query.test(document);
 }
 
-function compileMingoQuery(filter: Document, variables: Document | undefined): Query {
+function compileMingoQuery(filter: Document, variables: Document | undefined): ReturnType<typeof engineQuery> {
   try {
-    return new Query(filter, variables ? { variables } : {});
+    return engineQuery(filter, variables);
   } catch (error) {
     throw unknownOperatorError(error instanceof Error ? error.message : String(error)) ?? error;
   }
@@ -103,6 +106,39 @@ export interface MatchOptions {
   limit?: number;
   /** The command's `let` variables. */
   variables?: Document;
+  /** The command's `hint`: without a sort, results come in that index's order (and a sparse or partial index omits what it does not hold), as on MongoDB. */
+  hint?: unknown;
+}
+
+/** The index a `hint` names (by name or key pattern); undefined for none or `$natural`. */
+export function hintedIndex(collection: Collection, hint: unknown): CollectionIndex | undefined {
+  if (typeof hint === 'string') return collection.indexes.get(hint);
+  if (!isPlainObject(hint) || Object.keys(hint).length === 0 || '$natural' in hint) return undefined;
+  const wanted = valueKey(hint);
+  for (const index of collection.indexes.values()) if (valueKey(index.spec.key) === wanted) return index;
+  return undefined;
+}
+
+/** The sort an index scan yields (ascending/descending fields only; text, geo and hashed keys have none). */
+function indexOrder(index: CollectionIndex): Document | undefined {
+  const order: Document = {};
+  for (const [field, direction] of Object.entries(index.spec.key)) {
+    if (direction !== 1 && direction !== -1) return undefined;
+    order[field] = direction;
+  }
+  return order;
+}
+
+/**
+ * Documents in the order an index scan of the hinted index returns them, restricted to the
+ * documents it holds; undefined when there is no such hint.
+ */
+export function inHintedOrder(collection: Collection, documents: Iterable<Document>, hint: unknown, keep?: number): Document[] | undefined {
+  const index = hint === undefined ? undefined : hintedIndex(collection, hint);
+  const order = index && indexOrder(index);
+  if (!index || !order) return undefined;
+  const held = [...documents].filter((document) => index.keysOf(document) !== undefined);
+  return sortDocuments(held, order, keep);
 }
 
 /**
@@ -124,6 +160,11 @@ export function findMatchingDocuments(collection: Collection | undefined, filter
     if (natural === -1) all.reverse();
     return all.slice(skip, limit === undefined ? undefined : skip + limit);
   }
+  if (!sortSpec && options.hint !== undefined) {
+    const end = limit === undefined ? undefined : skip + limit;
+    const hinted = inHintedOrder(collection, [...candidateDocuments(collection, filter)].filter(matches), options.hint, end);
+    if (hinted) return hinted.slice(skip, end);
+  }
   const results: Document[] = [];
   if (!sortSpec) {
     let skipped = 0;
@@ -143,57 +184,3 @@ export function findMatchingDocuments(collection: Collection | undefined, filter
   return sorted.slice(skip, limit === undefined ? undefined : skip + limit);
 }
 
-type SortKey = { values: unknown[]; document: Document };
-
-/** Sorts by a MongoDB sort specification; with `keep`, only the first `keep` are guaranteed sorted and kept. */
-export function sortDocuments(documents: Document[], sortSpec: Document, keep?: number): Document[] {
-  const fields = Object.entries(sortSpec).map(([path, direction]) => {
-    if (isPlainObject(direction)) return { path, direction: 1 };
-    const numeric = Number(direction);
-    if (numeric !== 1 && numeric !== -1) throw new CommandError(ErrorCode.BadValue, `$sort key ordering must be 1 (for ascending) or -1 (for descending)`);
-    return { path, direction: numeric };
-  });
-  const keyed: SortKey[] = documents.map((document) => ({
-    document,
-    values: fields.map(({ path, direction }) => sortValueOf(document, path, direction)),
-  }));
-  const compare = (a: SortKey, b: SortKey): number => {
-    for (let i = 0; i < fields.length; i += 1) {
-      const byField = compareValues(a.values[i], b.values[i]) * fields[i].direction;
-      if (byField !== 0) return byField;
-    }
-    return 0;
-  };
-  if (keep !== undefined && keep < 1000 && keyed.length > keep * 4) return topK(keyed, keep, compare).map((entry) => entry.document);
-  return keyed.sort(compare).map((entry) => entry.document);
-}
-
-/** The value a document sorts by: arrays sort by their smallest element ascending, largest descending. */
-function sortValueOf(document: Document, path: string, direction: number): unknown {
-  const values = collectPathValues(document, path);
-  if (values.length === 0) return null;
-  let chosen = values[0];
-  for (const value of values) {
-    const byValue = compareValues(value, chosen);
-    if ((direction === 1 && byValue < 0) || (direction === -1 && byValue > 0)) chosen = value;
-  }
-  return chosen;
-}
-
-/** The `keep` smallest entries in order, without sorting everything (stable for ties). */
-function topK<T>(entries: T[], keep: number, compare: (a: T, b: T) => number): T[] {
-  const best: T[] = [];
-  for (const entry of entries) {
-    if (best.length === keep && compare(entry, best[best.length - 1]) >= 0) continue;
-    let low = 0;
-    let high = best.length;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if (compare(best[middle], entry) <= 0) low = middle + 1;
-      else high = middle;
-    }
-    best.splice(low, 0, entry);
-    if (best.length > keep) best.pop();
-  }
-  return best;
-}

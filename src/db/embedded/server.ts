@@ -1,8 +1,9 @@
 import net from 'node:net';
 import type { Document } from 'bson';
-import type { EngineState } from './command-context';
+import type { ClientInfo, EngineState } from './command-context';
 import { runCommand } from './command-dispatcher';
 import { errorReply, CommandError, ErrorCode } from './errors';
+import { CloseConnectionSignal } from './fail-points';
 import { decodeRequest, encodeLegacyReply, encodeMsgReply, OpCode, readHeader, type Request } from './wire-protocol';
 
 const MAX_MESSAGE_BYTES = 48_000_000;
@@ -16,13 +17,16 @@ class ClientConnection {
   private pending: Buffer[] = [];
   private pendingBytes = 0;
   private queue: Promise<void> = Promise.resolve();
+  private readonly client: ClientInfo;
 
   constructor(
     private readonly socket: net.Socket,
     private readonly engine: EngineState,
     readonly id: number,
     private readonly nextRequestId: () => number,
+    localAddress: string,
   ) {
+    this.client = { id, localAddress, remoteAddress: hostPort(socket.remoteAddress, socket.remotePort), appName: undefined };
     socket.setNoDelay(true);
     socket.on('data', (chunk) => this.receive(chunk));
     socket.on('error', (error) => engine.logger.debug({ err: error, connectionId: id }, 'embedded mongo client socket error'));
@@ -81,6 +85,13 @@ class ClientConnection {
     try {
       await this.answer(request);
     } catch (error) {
+      if (error instanceof CloseConnectionSignal) {
+        // A fail point asked for it (closeConnection): the client sees a network error, no reply.
+        this.pending = [];
+        this.pendingBytes = 0;
+        this.socket.destroy();
+        return;
+      }
       this.engine.logger.error({ err: error, connectionId: this.id }, 'embedded mongo failed to answer a request');
       this.write(encodeMsgReply(this.nextRequestId(), request.header.requestId, errorReply(error)));
     }
@@ -113,12 +124,13 @@ class ClientConnection {
    */
   private async run(database: string, command: Document): Promise<Document> {
     const { topology } = this.engine;
-    if (topology.kind !== 'replicaSet') return runCommand(this.engine, database, command, this.id);
+    if (topology.kind !== 'replicaSet') return runCommand(this.engine, database, command, this.client);
     let reply: Document;
     try {
       topology.clock.receive(command);
-      reply = await runCommand(this.engine, database, command, this.id);
+      reply = await runCommand(this.engine, database, command, this.client);
     } catch (error) {
+      if (error instanceof CloseConnectionSignal) throw error;
       reply = errorReply(error);
     }
     return { ...reply, operationTime: topology.clock.tick(), $clusterTime: topology.clock.gossip() };
@@ -135,8 +147,19 @@ export interface WireServer {
   connectionCount(): number;
 }
 
-/** Listens for MongoDB clients and hands each frame to the command dispatcher. */
+/** `host:port`, with an IPv6 host in brackets and an IPv4-mapped one as plain IPv4. */
+function hostPort(address: string | undefined, port: number | undefined): string {
+  const host = (address ?? 'unknown').replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
+  return `${host.includes(':') ? `[${host}]` : host}:${port ?? 0}`;
+}
+
+/**
+ * Listens for MongoDB clients and hands each frame to the command dispatcher. On a wildcard
+ * interface each connection is told the address it reached (its socket's local end) as the
+ * engine's own (`me`, `hosts`), so a client from another machine is never sent to loopback.
+ */
 export async function listenForClients(engine: EngineState, host: string, port: number): Promise<WireServer> {
+  const wildcard = host === '0.0.0.0' || host === '::';
   const sockets = new Set<net.Socket>();
   let connectionIds = 0;
   let requestIds = 0;
@@ -144,7 +167,8 @@ export async function listenForClients(engine: EngineState, host: string, port: 
   const server = net.createServer((socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
-    new ClientConnection(socket, engine, ++connectionIds, nextRequestId);
+    const localAddress = wildcard ? hostPort(socket.localAddress, socket.localPort) : engine.address();
+    new ClientConnection(socket, engine, ++connectionIds, nextRequestId, localAddress);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -72,6 +72,34 @@ function compileCondition(condition: unknown): ValuePredicate | undefined {
   return (values) => predicates.every((predicate) => predicate(values));
 }
 
+/**
+ * MongoDB's matching for one comparison operator whose operand is a plain scalar (`$eq`, `$ne`,
+ * `$in`, `$nin`, `$gt`, `$gte`, `$lt`, `$lte`), for mingo to use in the filters it evaluates
+ * (mingo-context.ts); undefined for other operands, which mingo keeps.
+ */
+export function scalarConditionPredicate(operator: string, operand: unknown): ValuePredicate | undefined {
+  switch (operator) {
+    case '$eq':
+    case '$ne': {
+      if (!isSimpleScalar(operand)) return undefined;
+      const equals = equalsOne(operand);
+      return operator === '$eq' ? equals : (values) => !equals(values);
+    }
+    case '$in':
+    case '$nin': {
+      if (!Array.isArray(operand) || operand.length === 0 || !operand.every(isSimpleScalar)) return undefined;
+      const equals = equalsAny(new Set(operand.map(valueKey)));
+      return operator === '$in' ? equals : (values) => !equals(values);
+    }
+    case '$gt':
+    case '$gte':
+    case '$lt':
+    case '$lte':
+      return isSimpleScalar(operand) ? compares(operator, operand) : undefined;
+  }
+  return undefined;
+}
+
 function equalsAny(keys: Set<string>): ValuePredicate {
   return (values) => values.some((value) => keys.has(valueKey(value)));
 }

@@ -19,16 +19,14 @@ import { Storage } from './storage';
  *   written, or one committed by someone else after it started, fails at once with WriteConflict
  *   (112) labelled TransientTransactionError (and is aborted), which `withTransaction` retries.
  *   The same holds for a unique index key another open transaction has written.
- * - **Writes outside transactions.** MongoDB makes a write outside any transaction that meets a
- *   document an open transaction has written wait until that transaction ends. Here commands run
- *   without yielding mid-statement, so the outside write goes ahead and the open transaction is
- *   aborted instead: its next statement fails with WriteConflict and its commit with
- *   NoSuchTransaction, both labelled TransientTransactionError, so `withTransaction` retries it
- *   on top of the outside write. Either way no update is lost and the outcome is serialisable.
- * - A unique key committed by someone else after a transaction wrote the same key makes the
- *   commit fail with a retryable WriteConflict (the transaction is aborted).
- * - Collections a transaction creates exist (empty) for everyone at once, as the engine has no
- *   uncommitted catalog; an abort drops them again if still empty.
+ * - **Writes outside transactions wait.** A write outside any transaction that meets a document
+ *   (or a unique key, or a new collection) an open transaction has written waits until that
+ *   transaction ends, then applies to the data as it is then, as in MongoDB (write-waits.ts).
+ *   Paths that cannot wait (the TTL monitor, renames) abort the open transaction instead: its next
+ *   statement fails with WriteConflict and its commit with NoSuchTransaction, both retryable.
+ * - **Private catalog.** Collections a transaction creates (implicitly or with `create`), and
+ *   their indexes, are seen by it alone until commit (Storage reservations); an abort forgets
+ *   them. New indexes on collections that existed before are refused, as MongoDB 7.0 does.
  */
 
 const transientLabel = { errorLabels: ['TransientTransactionError'] };
@@ -55,8 +53,10 @@ export class Transaction implements WriteJournal, PendingWriter {
   /** Committed writes numbered above this happened after the transaction started: it does not see them. */
   readonly snapshot = openSnapshot();
   readonly writes = new Map<Collection, WriteSet>();
-  readonly createdCollections: Collection[] = [];
   timer: NodeJS.Timeout | undefined;
+  /** Settles when the transaction commits or aborts: writes outside transactions wait for it. */
+  readonly ended: Promise<void>;
+  private markEnded!: () => void;
   /** The storage commands of this transaction see: committed data as of its start plus its own writes. */
   readonly storage: TransactionStorage;
   private readonly views = new Map<Collection, TransactionCollection>();
@@ -68,16 +68,22 @@ export class Transaction implements WriteJournal, PendingWriter {
     private readonly onConflict: (transaction: Transaction) => void,
   ) {
     this.storage = new TransactionStorage(liveStorage, this);
+    this.ended = new Promise<void>((resolve) => (this.markEnded = resolve));
+  }
+
+  /** Called once, as the transaction commits or aborts. */
+  settle(): void {
+    this.markEnded();
+  }
+
+  writtenVersion(collection: Collection, documentKey: string): Document | null | undefined {
+    return this.writes.get(collection)?.get(documentKey);
   }
 
   viewOf(collection: Collection): TransactionCollection {
     let view = this.views.get(collection);
     if (!view) this.views.set(collection, (view = new TransactionCollection(collection, this)));
     return view;
-  }
-
-  recordCollectionCreated(collection: Collection): void {
-    this.createdCollections.push(collection);
   }
 
   abortForConflict(): void {
@@ -101,7 +107,7 @@ export class Transaction implements WriteJournal, PendingWriter {
   }
 
   /** Forgets the write set and hands the documents back to other writers. */
-  release(storage: Storage, dropCreated: boolean): void {
+  release(): void {
     for (const [collection, writes] of this.writes) {
       const pending = collection.pendingWriters;
       if (!pending) continue;
@@ -110,11 +116,6 @@ export class Transaction implements WriteJournal, PendingWriter {
     }
     this.writes.clear();
     this.views.clear();
-    if (dropCreated) {
-      for (const collection of this.createdCollections.reverse()) {
-        if (collection.size === 0) storage.dropCollection(collection.database, collection.name, collection);
-      }
-    }
   }
 
   /** The error the commit would meet (a unique key taken by a write committed meanwhile), if any. */
@@ -279,12 +280,13 @@ export class TransactionCollection extends Collection {
     this.transaction.write(this.base, documentKey, null);
   }
 
-  override createIndex(spec: Parameters<Collection['createIndex']>[0]): void {
-    this.base.createIndex(spec);
+  /** MongoDB builds indexes in a transaction only on collections it created (those are not views). */
+  override createIndex(): void {
+    throw new CommandError(ErrorCode.OperationNotSupportedInTransaction, `Cannot create new indexes on existing collection ${this.namespace} in a multi-document transaction.`);
   }
 
-  override dropIndex(name: string): void {
-    this.base.dropIndex(name);
+  override dropIndex(): void {
+    throw new CommandError(ErrorCode.OperationNotSupportedInTransaction, `Cannot run 'dropIndexes' in a multi-document transaction.`);
   }
 
   /**
@@ -322,7 +324,10 @@ export class TransactionCollection extends Collection {
   }
 }
 
-/** The engine's storage as one transaction sees it: every collection through the transaction's view. */
+/**
+ * The engine's storage as one transaction sees it: committed collections through the
+ * transaction's view, plus the collections it created itself (written directly: no one else sees them).
+ */
 class TransactionStorage extends Storage {
   constructor(
     private readonly live: Storage,
@@ -332,16 +337,18 @@ class TransactionStorage extends Storage {
   }
 
   override getCollection(database: string, name: string): Collection | undefined {
+    const own = this.live.reservedCollection(database, name, this.transaction);
+    if (own) return own;
     const collection = this.live.getCollection(database, name);
     return collection && this.transaction.viewOf(collection);
   }
 
   override ensureCollection(database: string, name: string): Collection {
-    return this.transaction.viewOf(this.live.ensureCollection(database, name, this.transaction));
+    return this.getCollection(database, name) ?? this.createCollection(database, name, {});
   }
 
   override createCollection(database: string, name: string, options: Document): Collection {
-    return this.transaction.viewOf(this.live.createCollection(database, name, options, this.transaction));
+    return this.live.reserveCollection(database, name, options, this.transaction, writeConflict);
   }
 
   override dropCollection(database: string, name: string, only?: Collection): boolean {
@@ -358,6 +365,10 @@ class TransactionStorage extends Storage {
 
   override listCollections(database: string): Collection[] {
     return this.live.listCollections(database).map((collection) => this.transaction.viewOf(collection));
+  }
+
+  override reservedCollection(database: string, name: string, owner: PendingWriter): Collection | undefined {
+    return this.live.reservedCollection(database, name, owner);
   }
 
   override listDatabases(): string[] {
@@ -408,6 +419,7 @@ export class TransactionManager {
       this.finish(transaction, 'aborted');
       throw conflict;
     }
+    this.storage.publishReserved(transaction);
     transaction.applyWrites();
     this.finish(transaction, 'committed');
   }
@@ -452,9 +464,11 @@ export class TransactionManager {
   }
 
   private finish(transaction: Transaction, outcome: 'committed' | 'aborted'): void {
-    transaction.release(this.storage, outcome === 'aborted');
+    if (outcome === 'aborted') this.storage.releaseReserved(transaction);
+    transaction.release();
     transaction.state = outcome;
     clearTimeout(transaction.timer);
     if (this.active.delete(transaction)) closeSnapshot(transaction.snapshot);
+    transaction.settle();
   }
 }

@@ -1,8 +1,10 @@
 import { ObjectId, Timestamp, type Document } from 'bson';
-import { Aggregator, Query, update as mingoUpdate } from 'mingo';
+import { isEqual as mingoEquals } from 'mingo/util';
+import { update as mingoUpdate } from 'mingo/updater';
 import { bsonTypeName, cloneValue, formatValue, isNumeric, isPlainObject, valueKey } from './bson-values';
 import { getPath, pathsOverlap, setPath, withIdFirst } from './document-paths';
 import { CommandError, ErrorCode } from './errors';
+import { ENGINE_QUERY_OPTIONS, engineAggregator, engineQuery } from './mingo-context';
 
 /**
  * MongoDB update semantics on top of mingo's updater. mingo applies the operators; this module
@@ -69,7 +71,7 @@ function applyPipelineUpdate(current: Document, pipeline: Document[], variables?
       throw new CommandError(ErrorCode.InvalidOptions, `${String(name)} is not allowed to be used within an update`);
     }
   }
-  const [result] = new Aggregator(pipeline, variables ? { variables } : {}).run([cloneValue(current)]) as Document[];
+  const [result] = engineAggregator(pipeline, variables ? { variables } : {}).run([cloneValue(current)]) as Document[];
   // A pipeline that drops _id (e.g. $replaceRoot to a subdocument) keeps the stored one, as MongoDB does.
   const document = withIdFirst(result && !('_id' in result) && '_id' in current ? { _id: current._id, ...result } : (result ?? {}));
   if ('_id' in current && valueKey(document._id) !== valueKey(current._id)) {
@@ -86,13 +88,25 @@ function applyOperators(current: Document, update: Document, context: UpdateCont
   dropUnchangedId(current, modifier);
   pullWithLogicalConditions(current, modifier);
   const document = cloneValue(current);
-  // mingo also treats the condition as a precondition, so pass it only when `$` needs it.
-  const condition = usesPositionalOperator(modifier) ? positionalCondition(context.filter) : undefined;
+  const positional = usesPositionalOperator(modifier);
+  // The element `$` stands for is found once, on the document before the update (as MongoDB
+  // does), so every path through it names the same element even when the update changes the
+  // field the filter matched on. On an upsert's new document mingo reports the missing match.
+  const resolved = positional && !context.isInsert ? resolvePositionalPaths(current, modifier, context.filter) : modifier;
+  // mingo also treats the condition as a precondition, so pass it only when `$` is left to it.
+  const condition = positional && context.isInsert ? positionalCondition(context.filter) : undefined;
   const modified: string[] = [];
+  const forced = forceDifferentValues(document, resolved);
+  // mingo copies values with plain assignment, which loses a field named `__proto__`: such an
+  // update is copied here (safely) and handed over as is.
+  const safe = holdsProtoKey(resolved);
+  const operators = safe ? cloneValue(resolved) : resolved;
   try {
-    // mingo refuses two paths under one root (`a.$.x` and `a.$.y`) that MongoDB allows; the
+    // mingo refuses two paths under one root (`a.$[].x` and `a.$[].y`) that MongoDB allows; the
     // MongoDB conflicts were refused above, so such paths are applied in separate passes.
-    for (const batch of batchesByRoot(modifier)) modified.push(...mingoUpdate(document, batch, context.arrayFilters, condition, { cloneMode: 'copy' }));
+    for (const batch of batchesByRoot(operators)) {
+      modified.push(...mingoUpdate(document, batch, context.arrayFilters, condition, { cloneMode: safe ? 'none' : 'copy', queryOptions: ENGINE_QUERY_OPTIONS }));
+    }
   } catch (error) {
     if (error instanceof Error && error.message.includes("immutable field '_id'")) {
       throw new CommandError(ErrorCode.ImmutableField, "Performing an update on the path '_id' would modify the immutable field '_id'");
@@ -102,7 +116,32 @@ function applyOperators(current: Document, update: Document, context: UpdateCont
   if ('_id' in current && valueKey(document._id) !== valueKey(current._id)) {
     throw new CommandError(ErrorCode.ImmutableField, "Performing an update on the path '_id' would modify the immutable field '_id'");
   }
-  return { document: withIdFirst(document), changed: modified.length > 0 };
+  return { document: withIdFirst(document), changed: modified.length > 0 || forced };
+}
+
+/**
+ * mingo's `$set` skips a value it deems equal to the current one, and it deems BinData equal by
+ * bytes alone: a change of subtype only would be lost. Such a path is cleared first, so the new
+ * value is written; returns whether any was.
+ */
+function forceDifferentValues(document: Document, modifier: Document): boolean {
+  const set = modifier.$set as Document | undefined;
+  if (!set) return false;
+  let forced = false;
+  for (const [path, value] of Object.entries(set)) {
+    if (path.includes('$')) continue;
+    const current = getPath(document, path);
+    if (current === undefined || !mingoEquals(current, value) || valueKey(current) === valueKey(value)) continue;
+    setPath(document, path, null);
+    forced = true;
+  }
+  return forced;
+}
+
+function holdsProtoKey(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(holdsProtoKey);
+  if (!isPlainObject(value)) return false;
+  return Object.keys(value).some((key) => key === '__proto__' || holdsProtoKey(value[key]));
 }
 
 /** Validates operator names and arguments and rewrites the operators mingo lacks into ones it has. */
@@ -232,7 +271,7 @@ function pullWithLogicalConditions(current: Document, modifier: Document): void 
   for (const [path, condition] of Object.entries(pull)) {
     if (path.includes('$') || !isPlainObject(condition)) continue;
     if (!Object.keys(condition).some((key) => key === '$or' || key === '$and' || key === '$nor')) continue;
-    const query = new Query(condition, {});
+    const query = engineQuery(condition);
     const existing = getPath(current, path);
     delete pull[path];
     if (Array.isArray(existing)) {
@@ -268,6 +307,56 @@ function usesPositionalOperator(modifier: Document): boolean {
 
 function lastSegment(path: string): string {
   return path.slice(path.lastIndexOf('.') + 1);
+}
+
+const POSITIONAL_NOT_FOUND = 'The positional operator did not find the match needed from the query.';
+
+/** Rewrites each `$` segment to the index of the array element the filter matched in `current`. */
+function resolvePositionalPaths(current: Document, modifier: Document, filter: Document): Document {
+  const indexByArray = new Map<string, number>();
+  const resolved: Document = {};
+  for (const [operator, fields] of Object.entries(modifier)) {
+    const paths: Document = {};
+    for (const [path, value] of Object.entries(fields as Document)) {
+      const segments = path.split('.');
+      const at = segments.indexOf('$');
+      if (at >= 0) {
+        const arrayPath = segments.slice(0, at).join('.');
+        let index = indexByArray.get(arrayPath);
+        if (index === undefined) indexByArray.set(arrayPath, (index = matchedElementIndex(current, arrayPath, filter)));
+        segments[at] = String(index);
+      }
+      paths[segments.join('.')] = value;
+    }
+    resolved[operator] = paths;
+  }
+  return resolved;
+}
+
+/** The first element of the array at `arrayPath` that satisfies every filter condition on that array. */
+function matchedElementIndex(current: Document, arrayPath: string, filter: Document): number {
+  const array = getPath(current, arrayPath);
+  const conditions = Object.entries(positionalCondition(filter)).filter(([key]) => key === arrayPath || key.startsWith(`${arrayPath}.`));
+  if (!Array.isArray(array) || conditions.length === 0) throw new CommandError(ErrorCode.BadValue, POSITIONAL_NOT_FOUND);
+  const tests = conditions.map(([key, condition]) => elementTest(key === arrayPath ? '' : key.slice(arrayPath.length + 1), condition));
+  const index = array.findIndex((element) => tests.every((test) => test(element)));
+  if (index < 0) throw new CommandError(ErrorCode.BadValue, POSITIONAL_NOT_FOUND);
+  return index;
+}
+
+/** Whether one array element satisfies a filter condition on the array (`subPath` ''), or on a field inside its elements. */
+function elementTest(subPath: string, condition: unknown): (element: unknown) => boolean {
+  if (subPath !== '') {
+    const query = engineQuery({ [subPath]: condition });
+    return (element) => isPlainObject(element) && query.test(element);
+  }
+  const elemMatch = isPlainObject(condition) ? condition.$elemMatch : undefined;
+  if (isPlainObject(elemMatch) && !Object.keys(elemMatch).some((key) => key.startsWith('$') && key !== '$and' && key !== '$or' && key !== '$nor')) {
+    const query = engineQuery(elemMatch);
+    return (element) => isPlainObject(element) && query.test(element);
+  }
+  const query = engineQuery({ value: isPlainObject(elemMatch) ? elemMatch : condition });
+  return (element) => query.test({ value: element });
 }
 
 /** mingo finds the positional `$` element from a flat condition; merge top-level `$and` clauses into one. */

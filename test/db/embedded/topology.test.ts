@@ -1,4 +1,5 @@
 import { Long, MongoClient, MongoServerError, ObjectId, Timestamp, UUID, type CommandStartedEvent, type Document } from 'mongodb';
+import { networkInterfaces } from 'node:os';
 import { startEmbeddedMongo, type EmbeddedMongo } from '../../../src/db/embedded';
 import { RawWireClient } from './raw-wire-client';
 
@@ -148,6 +149,51 @@ describe('embedded engine topology: a single-node replica set', () => {
       expect(compareTimestamps(reply.$clusterTime.clusterTime, later)).toBeGreaterThan(0);
     } finally {
       raw.close();
+    }
+  });
+});
+
+describe('embedded engine topology: listening on every interface', () => {
+  let engine: EmbeddedMongo;
+
+  beforeAll(async () => {
+    engine = await startEmbeddedMongo({ host: '0.0.0.0' });
+  });
+  afterAll(async () => {
+    await engine?.stop();
+  });
+
+  /** A local address other than 127.0.0.1: a real interface if the machine has one, else another loopback address. */
+  function otherLocalAddress(): string {
+    for (const addresses of Object.values(networkInterfaces())) {
+      for (const address of addresses ?? []) if (address.family === 'IPv4' && !address.internal) return address.address;
+    }
+    return '127.0.0.2';
+  }
+
+  it('advertises, in hello, the address each client reached it at, and tells a client its own address', async () => {
+    for (const host of ['127.0.0.1', otherLocalAddress()]) {
+      const client = await MongoClient.connect(`mongodb://${host}:${engine.port}/where?directConnection=true`);
+      try {
+        const hello = await client.db().admin().command({ hello: 1 });
+        expect(hello).toMatchObject({ me: `${host}:${engine.port}`, hosts: [`${host}:${engine.port}`], primary: `${host}:${engine.port}` });
+        const { you } = await client.db().admin().command({ whatsmyuri: 1 });
+        expect(you).toMatch(new RegExp(`^${host.replace(/\./g, '\\.')}:\\d+$`));
+        expect(you).not.toBe(`${host}:${engine.port}`);
+      } finally {
+        await client.close();
+      }
+    }
+  });
+
+  it('lets a client that knows it by another address join the set by name', async () => {
+    const host = otherLocalAddress();
+    const client = await MongoClient.connect(`mongodb://${host}:${engine.port}/where?replicaSet=rs0`);
+    try {
+      await client.db().collection('reached').insertOne({ via: host });
+      expect(await client.db().collection('reached').countDocuments()).toBe(1);
+    } finally {
+      await client.close();
     }
   });
 });

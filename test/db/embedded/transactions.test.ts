@@ -1,6 +1,6 @@
 import { MongoClient, MongoServerError, type ClientSession, type Collection, type Document } from 'mongodb';
 import mongoose from 'mongoose';
-import { isEmbeddedEngine, openTestDatabase, type TestDatabase } from './test-database';
+import { openTestDatabase, type TestDatabase } from './test-database';
 import { describeWithTransactions } from '../../helpers/topology';
 
 describeWithTransactions('embedded engine: transactions', () => {
@@ -370,38 +370,6 @@ describeWithTransactions('embedded engine: transactions', () => {
       expect(counted).toMatchObject({ code: 263 });
       await inside.abortTransaction().catch(() => undefined);
       expect(await balances()).toEqual({ alice: 100, bob: 0 });
-    });
-
-    it('aborts an open transaction whose document a write outside any transaction changes (embedded engine)', async () => {
-      // MongoDB makes the outside write wait for the transaction; the engine aborts the transaction instead.
-      if (!(await isEmbeddedEngine(database.db))) return;
-      const writer = session();
-      let attempts = 0;
-      await writer.withTransaction(async () => {
-        attempts += 1;
-        await accounts.updateOne({ owner: 'alice' }, { $inc: { balance: -1 } }, { session: writer });
-        if (attempts === 1) {
-          await accounts.updateOne({ owner: 'alice' }, { $inc: { balance: 10 } });
-          const error = await accounts.updateOne({ owner: 'bob' }, { $inc: { balance: 1 } }, { session: writer }).catch((caught: unknown) => caught);
-          expectTransientWriteConflict(error);
-          throw error;
-        }
-        await accounts.updateOne({ owner: 'bob' }, { $inc: { balance: 1 } }, { session: writer });
-      });
-      expect(attempts).toBe(2);
-      expect(await balances()).toEqual({ alice: 109, bob: 1 });
-    });
-
-    it('fails the commit retryably when a write outside took a unique key the transaction wrote (embedded engine)', async () => {
-      if (!(await isEmbeddedEngine(database.db))) return;
-      const writer = session();
-      writer.startTransaction();
-      await accounts.insertOne({ owner: 'zed', balance: 1 }, { session: writer });
-      await accounts.insertOne({ owner: 'zed', balance: 2 });
-      const error = await writer.commitTransaction().catch((caught: unknown) => caught);
-      expect(error).toBeInstanceOf(MongoServerError);
-      expect((error as MongoServerError).hasErrorLabel('TransientTransactionError')).toBe(true);
-      expect(await accounts.find({ owner: 'zed' }).toArray()).toEqual([expect.objectContaining({ balance: 2 })]);
     });
   });
 

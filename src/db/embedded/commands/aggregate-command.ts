@@ -1,14 +1,19 @@
 import type { Document } from 'bson';
-import { Aggregator } from 'mingo';
 import { cloneValue, isPlainObject } from '../bson-values';
 import type { CommandHandler } from '../command-context';
 import { CommandError, ErrorCode, unsupportedFeature } from '../errors';
-import { findMatchingDocuments, prepareFilter, sortDocuments } from '../query-execution';
+import { engineAggregator, isKnownStage } from '../mingo-context';
+import { findMatchingDocuments, inHintedOrder, prepareFilter, sortDocuments } from '../query-execution';
 import { arrayArgument, assertHintExists, documentArgument, letVariables } from './arguments';
 
 /** Stages that never write into the documents flowing through them, so stored documents can feed them directly. */
 const NON_MUTATING_STAGES = new Set(['$match', '$sort', '$limit', '$skip', '$count', '$group', '$sortByCount', '$unwind', '$project']);
-const UNSUPPORTED_STAGES = new Set(['$out', '$merge', '$currentOp', '$listSessions', '$listLocalSessions', '$collStats', '$indexStats', '$planCacheStats', '$search', '$searchMeta', '$vectorSearch', '$changeStream', '$geoNear']);
+/** MongoDB 7.0 stages the engine cannot run: refused (CommandNotSupported) rather than called unknown. */
+const UNSUPPORTED_STAGES = new Set([
+  '$out', '$merge', '$currentOp', '$listSessions', '$listLocalSessions', '$collStats', '$indexStats', '$planCacheStats', '$search', '$searchMeta',
+  '$vectorSearch', '$changeStream', '$changeStreamSplitLargeEvent', '$geoNear', '$listSearchIndexes', '$listSampledQueries', '$shardedDataDistribution',
+  '$queryStats', '$listCatalog', '$querySettings',
+]);
 
 function stageName(stage: unknown): string {
   if (!isPlainObject(stage) || Object.keys(stage).length !== 1) {
@@ -34,7 +39,10 @@ const aggregate: CommandHandler = ({ engine, body, database }) => {
     throw new CommandError(ErrorCode.FailedToParse, "The 'cursor' option is required, except for aggregate with the explain argument");
   }
   const names = pipeline.map(stageName);
-  for (const name of names) if (UNSUPPORTED_STAGES.has(name)) throw unsupportedFeature(`The ${name} aggregation stage`);
+  for (const name of names) {
+    if (UNSUPPORTED_STAGES.has(name)) throw unsupportedFeature(`The ${name} aggregation stage`);
+    if (!isKnownStage(name)) throw new CommandError(ErrorCode.UnrecognizedPipelineStage, `Unrecognized pipeline stage name: '${name}'`);
+  }
   const mutates = pipeline.some((stage, i) => mayMutate(stage, names[i]));
 
   const collectionName = typeof body.aggregate === 'string' ? body.aggregate : undefined;
@@ -45,10 +53,10 @@ const aggregate: CommandHandler = ({ engine, body, database }) => {
   let remaining = pipeline.map((stage, i) => (names[i] === '$match' && isPlainObject(stage.$match) ? { $match: prepareFilter(stage.$match, collection) } : stage));
   let input: Document[];
   if (names[0] === '$match' && isPlainObject(pipeline[0].$match)) {
-    input = findMatchingDocuments(collection, pipeline[0].$match, { variables });
+    input = findMatchingDocuments(collection, pipeline[0].$match, { variables, hint: body.hint });
     remaining = remaining.slice(1);
   } else {
-    input = collection ? [...collection.documents.values()] : [];
+    input = collection ? (inHintedOrder(collection, collection.documents.values(), body.hint) ?? [...collection.documents.values()]) : [];
   }
   // A leading $sort (with the $limit after it) runs here: MongoDB's cross-type order, and only
   // the first `limit` documents are fully sorted.
@@ -65,7 +73,7 @@ const aggregate: CommandHandler = ({ engine, body, database }) => {
     const documents = [...(engine.storage.getCollection(database, name)?.documents.values() ?? [])];
     return mutates ? documents.map(cloneValue) : documents;
   };
-  const results = remaining.length === 0 ? input : (new Aggregator(remaining, { collectionResolver: resolveCollection, ...(variables ? { variables } : {}) }).run(input) as Document[]);
+  const results = remaining.length === 0 ? input : (engineAggregator(remaining, { collectionResolver: resolveCollection, ...(variables ? { variables } : {}) }).run(input) as Document[]);
   const batchSize = typeof cursorOptions.batchSize === 'number' ? cursorOptions.batchSize : undefined;
   const namespace = collectionName ? `${database}.${collectionName}` : `${database}.$cmd.aggregate`;
   return engine.cursors.open(namespace, results, { batchSize });

@@ -32,8 +32,8 @@ const create: CommandHandler = async (context) => {
     if (key === 'create' || key.startsWith('$') || ['lsid', 'txnNumber', 'autocommit', 'startTransaction', 'writeConcern', 'readConcern', 'apiVersion', 'apiStrict', 'apiDeprecationErrors', 'comment'].includes(key)) continue;
     options[key] = value;
   }
-  const journal = await context.beginWrite();
-  context.engine.storage.createCollection(context.database, name, options, journal);
+  await context.beginWrite();
+  context.engine.storage.createCollection(context.database, name, options);
   return { ok: 1 };
 };
 

@@ -1,4 +1,5 @@
 import { Long, ObjectId, type Document } from 'bson';
+import { isPlainObject } from '../bson-values';
 import type { CommandContext, CommandHandler } from '../command-context';
 
 export const EMBEDDED_VERSION = '7.0.0-embedded';
@@ -19,7 +20,10 @@ const TERM = Long.fromNumber(1);
  */
 function hello(context: CommandContext, legacyName: boolean): Document {
   const { topology } = context.engine;
-  const me = context.engine.address();
+  rememberAppName(context);
+  // The address this client reached the engine at: with a wildcard interface, another client may
+  // know it under another one, and each must be told one it can dial.
+  const me = context.client.localAddress;
   const now = new Date();
   const replicaSet =
     topology.kind === 'replicaSet'
@@ -56,6 +60,12 @@ function hello(context: CommandContext, legacyName: boolean): Document {
   };
 }
 
+/** The driver names its application in the handshake; fail points can target it (`appName`). */
+function rememberAppName({ body, client }: CommandContext): void {
+  const application = isPlainObject(body.client) ? body.client.application : undefined;
+  if (isPlainObject(application) && typeof application.name === 'string') client.appName = application.name;
+}
+
 function buildInfo(): Document {
   return {
     version: EMBEDDED_VERSION,
@@ -78,7 +88,7 @@ export const handshakeCommands: Record<string, CommandHandler> = {
   ping: () => ({ ok: 1 }),
   buildInfo,
   buildinfo: buildInfo,
-  whatsmyuri: (context) => ({ you: context.engine.address(), ok: 1 }),
+  whatsmyuri: (context) => ({ you: context.client.remoteAddress, ok: 1 }),
   getParameter: ({ body }) => {
     const reply: Document = { ok: 1 };
     if (body.featureCompatibilityVersion !== undefined || body.getParameter === '*') reply.featureCompatibilityVersion = { version: '7.0' };

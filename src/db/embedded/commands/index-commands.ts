@@ -43,9 +43,9 @@ const createIndexes: CommandHandler = async (context) => {
   for (const raw of rawSpecs) if (raw !== null && typeof raw === 'object') assertSimpleCollation(raw.collation);
   const specs = rawSpecs.map((raw) => normalizeIndexSpec(raw));
   if (specs.length === 0) throw new CommandError(ErrorCode.BadValue, 'Must specify at least one index to create');
-  const journal = await context.beginWrite();
+  await context.beginWrite();
   const createdCollectionAutomatically = !engine.storage.getCollection(database, name);
-  const collection = engine.storage.ensureCollection(database, name, journal);
+  const collection = engine.storage.ensureCollection(database, name);
   const before = collection.indexes.size;
   for (const spec of specs) {
     if (alreadyExists(collection, spec)) continue;

@@ -30,7 +30,7 @@ const find: CommandHandler = ({ engine, body, database }) => {
   // hint {$natural: -1} without a sort returns the documents in reverse insertion order.
   const naturalHint = isPlainObject(body.hint) && Object.keys(body.hint).length === 1 && Number(body.hint.$natural) === -1;
   const order = sort && Object.keys(sort).length > 0 ? sort : naturalHint ? { $natural: -1 } : sort;
-  const documents = findMatchingDocuments(collection, filter, { sort: order, skip, limit, variables: letVariables(body) });
+  const documents = findMatchingDocuments(collection, filter, { sort: order, skip, limit, variables: letVariables(body), hint: body.hint });
   return engine.cursors.open(`${database}.${name}`, documents, {
     batchSize: singleBatch && batchSize === undefined ? Number.POSITIVE_INFINITY : batchSize,
     singleBatch,
@@ -71,7 +71,7 @@ const count: CommandHandler = ({ engine, body, database }) => {
     const total = Math.max(0, collection.size - (skip ?? 0));
     return { n: limit ? Math.min(total, Math.abs(limit)) : total, ok: 1 };
   }
-  const matches = findMatchingDocuments(collection, query, { skip, limit: limit ? Math.abs(limit) : undefined });
+  const matches = findMatchingDocuments(collection, query, { skip, limit: limit ? Math.abs(limit) : undefined, hint: body.hint });
   return { n: matches.length, ok: 1 };
 };
 
@@ -83,7 +83,7 @@ const distinct: CommandHandler = ({ engine, body, database }) => {
   const values = new Map<string, unknown>();
   const collection = engine.storage.getCollection(database, name);
   assertHintExists(collection, body.hint);
-  for (const document of findMatchingDocuments(collection, query)) {
+  for (const document of findMatchingDocuments(collection, query, { hint: body.hint })) {
     for (const value of collectPathValues(document, key)) {
       const identity = valueKey(value);
       if (!values.has(identity)) values.set(identity, value);

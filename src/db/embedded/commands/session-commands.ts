@@ -1,5 +1,5 @@
 import type { Document } from 'bson';
-import type { CommandContext, CommandHandler } from '../command-context';
+import type { CommandContext, CommandHandler, EngineState } from '../command-context';
 import { CommandError, ErrorCode } from '../errors';
 import { sessionKeyOf } from '../session-keys';
 
@@ -9,6 +9,16 @@ function transactionCoordinates({ body }: CommandContext): { sessionKey: string;
     throw new CommandError(ErrorCode.InvalidOptions, 'Transaction commands require a logical session id and a txnNumber');
   }
   return { sessionKey, txnNumber: Number(body.txnNumber) };
+}
+
+/** Ends the listed sessions: their open transactions abort and their retryable-write records go. */
+function endSessions(engine: EngineState, list: unknown): void {
+  for (const lsid of Array.isArray(list) ? (list as Document[]) : []) {
+    const sessionKey = sessionKeyOf(lsid);
+    if (sessionKey === undefined) continue;
+    engine.transactions.endSession(sessionKey);
+    engine.retryableWrites.forget(sessionKey);
+  }
 }
 
 export const sessionCommands: Record<string, CommandHandler> = {
@@ -23,21 +33,16 @@ export const sessionCommands: Record<string, CommandHandler> = {
     return { ok: 1 };
   },
   endSessions: ({ engine, body }) => {
-    for (const lsid of Array.isArray(body.endSessions) ? (body.endSessions as Document[]) : []) {
-      const sessionKey = sessionKeyOf(lsid);
-      if (sessionKey !== undefined) engine.transactions.endSession(sessionKey);
-    }
+    endSessions(engine, body.endSessions);
     return { ok: 1 };
   },
   killSessions: ({ engine, body }) => {
-    for (const lsid of Array.isArray(body.killSessions) ? (body.killSessions as Document[]) : []) {
-      const sessionKey = sessionKeyOf(lsid);
-      if (sessionKey !== undefined) engine.transactions.endSession(sessionKey);
-    }
+    endSessions(engine, body.killSessions);
     return { ok: 1 };
   },
   killAllSessions: ({ engine }) => {
     engine.transactions.endAllSessions();
+    engine.retryableWrites.forgetAll();
     return { ok: 1 };
   },
   refreshSessions: () => ({ ok: 1 }),

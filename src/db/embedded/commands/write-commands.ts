@@ -6,6 +6,7 @@ import { withIdFirst } from '../document-paths';
 import { CommandError, ErrorCode, failsWholeCommand, writeErrorEntry } from '../errors';
 import { findMatchingDocuments } from '../query-execution';
 import { applyUpdate, buildUpsertDocument, type UpdateSpec } from '../update';
+import { BlockedByTransaction, deadlineOf, retryWhenBlocked } from '../write-waits';
 import { arrayArgument, assertHintExists, assertSimpleCollation, collectionNameArgument, letVariables } from './arguments';
 
 /** Gives a document its `_id` (first, as MongoDB stores it) and rejects ids MongoDB rejects. */
@@ -43,11 +44,11 @@ export interface LazyCollection {
   create(): Collection;
 }
 
-function lazyCollection(context: CommandContext, name: string, journal: WriteJournal | undefined): LazyCollection {
+function lazyCollection(context: CommandContext, name: string): LazyCollection {
   const { storage } = context.engine;
   return {
     existing: () => storage.getCollection(context.database, name),
-    create: () => storage.ensureCollection(context.database, name, journal),
+    create: () => storage.ensureCollection(context.database, name),
   };
 }
 
@@ -57,17 +58,39 @@ function statementList(body: Document, field: string, command: string): Document
   return statements as Document[];
 }
 
+/**
+ * Runs one statement of a write command. Outside a transaction a statement that meets a document
+ * an open transaction has written throws BlockedByTransaction before changing anything; it then
+ * waits for that transaction to end and runs again on the data as it is then (MongoDB's behaviour).
+ * The common case, nothing blocked, stays synchronous.
+ */
+function runStatement<T>(attempt: () => T, deadline: number | undefined): T | Promise<T> {
+  try {
+    return attempt();
+  } catch (error) {
+    if (error instanceof BlockedByTransaction) return retryWhenBlocked(attempt, deadline);
+    throw error;
+  }
+}
+
 const insert: CommandHandler = async (context) => {
   const name = collectionNameArgument(context.body, 'insert');
   const documents = statementList(context.body, 'documents', 'insert');
   const ordered = context.body.ordered !== false;
   const journal = await context.beginWrite();
-  const collection = context.engine.storage.ensureCollection(context.database, name, journal);
+  const deadline = deadlineOf(context.body);
+  const target = lazyCollection(context, name);
   const writeErrors: Document[] = [];
   let inserted = 0;
   for (let index = 0; index < documents.length; index += 1) {
     try {
-      collection.insert(assertDocumentSize(prepareForInsert(documents[index]), 'insert'), journal);
+      const document = assertDocumentSize(prepareForInsert(documents[index]), 'insert');
+      const stored = runStatement(() => {
+        const collection = target.create();
+        if (!journal) collection.assertNotBlocked(Collection.documentKey(document), document);
+        collection.insert(document, journal);
+      }, deadline);
+      if (stored instanceof Promise) await stored;
       inserted += 1;
     } catch (error) {
       if (failsWholeCommand(error)) throw error;
@@ -84,7 +107,11 @@ interface UpdateStatementResult {
   upsertedId?: unknown;
 }
 
-/** Runs one update statement (`{q, u, upsert, multi, arrayFilters}`) against a collection. */
+/**
+ * Runs one update statement (`{q, u, upsert, multi, arrayFilters}`) against a collection. Outside a
+ * transaction (no journal) every document it would write is checked for an open transaction's
+ * claim before the first change, so a statement that must wait has changed nothing yet.
+ */
 export function runUpdateStatement(target: LazyCollection, statement: Document, journal: WriteJournal | undefined, variables?: Document): UpdateStatementResult {
   const filter = isPlainObject(statement.q) ? statement.q : {};
   const update = statement.u as UpdateSpec;
@@ -101,22 +128,25 @@ export function runUpdateStatement(target: LazyCollection, statement: Document, 
   if (statement.sort !== undefined) throw new CommandError(40415, "BSON field 'update.updates.sort' is an unknown field.");
   assertSimpleCollation(statement.collation);
   assertHintExists(target.existing(), statement.hint);
-  const targets = findMatchingDocuments(target.existing(), filter, { limit: multi ? undefined : 1, variables });
+  const targets = findMatchingDocuments(target.existing(), filter, { limit: multi ? undefined : 1, variables, hint: statement.hint });
   if (targets.length === 0) {
     if (statement.upsert !== true) return { matched: 0, modified: 0 };
     const document = assertDocumentSize(buildUpsertDocument(filter, update, arrayFilters, variables), 'upsert');
-    target.create().insert(document, journal);
+    const collection = target.create();
+    if (!journal) collection.assertNotBlocked(Collection.documentKey(document), document);
+    collection.insert(document, journal);
     return { matched: 0, modified: 0, upsertedId: document._id };
   }
   const collection = target.create();
-  let modified = 0;
+  const changes: Array<[string, Document]> = [];
   for (const current of targets) {
     const outcome = applyUpdate(current, update, { filter, arrayFilters, isInsert: false, variables });
-    if (!outcome.changed) continue;
-    collection.replace(Collection.documentKey(current), assertDocumentSize(outcome.document, 'update'), journal);
-    modified += 1;
+    const documentKey = Collection.documentKey(current);
+    if (!journal) collection.assertNotBlocked(documentKey, outcome.changed ? outcome.document : undefined);
+    if (outcome.changed) changes.push([documentKey, assertDocumentSize(outcome.document, 'update')]);
   }
-  return { matched: targets.length, modified };
+  for (const [documentKey, next] of changes) collection.replace(documentKey, next, journal);
+  return { matched: targets.length, modified: changes.length };
 }
 
 const update: CommandHandler = async (context) => {
@@ -124,7 +154,8 @@ const update: CommandHandler = async (context) => {
   const statements = statementList(context.body, 'updates', 'update');
   const ordered = context.body.ordered !== false;
   const journal = await context.beginWrite();
-  const target = lazyCollection(context, name, journal);
+  const deadline = deadlineOf(context.body);
+  const target = lazyCollection(context, name);
   const variables = letVariables(context.body);
   const writeErrors: Document[] = [];
   const upserted: Document[] = [];
@@ -132,7 +163,8 @@ const update: CommandHandler = async (context) => {
   let modified = 0;
   for (let index = 0; index < statements.length; index += 1) {
     try {
-      const result = runUpdateStatement(target, statements[index], journal, variables);
+      const attempt = runStatement(() => runUpdateStatement(target, statements[index], journal, variables), deadline);
+      const result = attempt instanceof Promise ? await attempt : attempt;
       matched += result.matched;
       modified += result.modified;
       if (result.upsertedId !== undefined) upserted.push({ index, _id: result.upsertedId });
@@ -156,7 +188,7 @@ const deleteCommand: CommandHandler = async (context) => {
   const statements = statementList(context.body, 'deletes', 'delete');
   const ordered = context.body.ordered !== false;
   const journal = await context.beginWrite();
-  const collection = context.engine.storage.getCollection(context.database, name);
+  const deadline = deadlineOf(context.body);
   const variables = letVariables(context.body);
   const writeErrors: Document[] = [];
   let deleted = 0;
@@ -167,14 +199,18 @@ const deleteCommand: CommandHandler = async (context) => {
       if (limit !== 0 && limit !== 1) throw new CommandError(ErrorCode.FailedToParse, `The limit field in delete objects must be 0 or 1. Got ${limit}`);
       const filter = isPlainObject(statement.q) ? statement.q : {};
       assertSimpleCollation(statement.collation);
-      assertHintExists(collection, statement.hint);
-      // Matched even when the collection is missing, so a malformed filter is still refused.
-      const matches = findMatchingDocuments(collection, filter, { limit: limit === 1 ? 1 : undefined, variables });
-      if (!collection) continue;
-      for (const document of matches) {
-        collection.delete(Collection.documentKey(document), journal);
-        deleted += 1;
-      }
+      const attempt = runStatement(() => {
+        const collection = context.engine.storage.getCollection(context.database, name);
+        assertHintExists(collection, statement.hint);
+        // Matched even when the collection is missing, so a malformed filter is still refused.
+        const matches = findMatchingDocuments(collection, filter, { limit: limit === 1 ? 1 : undefined, variables, hint: statement.hint });
+        if (!collection) return 0;
+        const keys = matches.map((document) => Collection.documentKey(document));
+        if (!journal) for (const documentKey of keys) collection.assertNotBlocked(documentKey);
+        for (const documentKey of keys) collection.delete(documentKey, journal);
+        return keys.length;
+      }, deadline);
+      deleted += attempt instanceof Promise ? await attempt : attempt;
     } catch (error) {
       if (failsWholeCommand(error)) throw error;
       writeErrors.push(writeErrorEntry(index, error));

@@ -1,0 +1,59 @@
+import type { Document } from 'bson';
+import { compareValues, isPlainObject } from './bson-values';
+import { collectPathValues } from './document-paths';
+import { CommandError, ErrorCode } from './errors';
+
+type SortKey = { values: unknown[]; document: Document };
+
+/** Sorts by a MongoDB sort specification; with `keep`, only the first `keep` are guaranteed sorted and kept. */
+export function sortDocuments(documents: Document[], sortSpec: Document, keep?: number): Document[] {
+  const fields = Object.entries(sortSpec).map(([path, direction]) => {
+    if (isPlainObject(direction)) return { path, direction: 1 };
+    const numeric = Number(direction);
+    if (numeric !== 1 && numeric !== -1) throw new CommandError(ErrorCode.BadValue, `$sort key ordering must be 1 (for ascending) or -1 (for descending)`);
+    return { path, direction: numeric };
+  });
+  const keyed: SortKey[] = documents.map((document) => ({
+    document,
+    values: fields.map(({ path, direction }) => sortValueOf(document, path, direction)),
+  }));
+  const compare = (a: SortKey, b: SortKey): number => {
+    for (let i = 0; i < fields.length; i += 1) {
+      const byField = compareValues(a.values[i], b.values[i]) * fields[i].direction;
+      if (byField !== 0) return byField;
+    }
+    return 0;
+  };
+  if (keep !== undefined && keep < 1000 && keyed.length > keep * 4) return topK(keyed, keep, compare).map((entry) => entry.document);
+  return keyed.sort(compare).map((entry) => entry.document);
+}
+
+/** The value a document sorts by: arrays sort by their smallest element ascending, largest descending. */
+function sortValueOf(document: Document, path: string, direction: number): unknown {
+  const values = collectPathValues(document, path);
+  if (values.length === 0) return null;
+  let chosen = values[0];
+  for (const value of values) {
+    const byValue = compareValues(value, chosen);
+    if ((direction === 1 && byValue < 0) || (direction === -1 && byValue > 0)) chosen = value;
+  }
+  return chosen;
+}
+
+/** The `keep` smallest entries in order, without sorting everything (stable for ties). */
+function topK<T>(entries: T[], keep: number, compare: (a: T, b: T) => number): T[] {
+  const best: T[] = [];
+  for (const entry of entries) {
+    if (best.length === keep && compare(entry, best[best.length - 1]) >= 0) continue;
+    let low = 0;
+    let high = best.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (compare(best[middle], entry) <= 0) low = middle + 1;
+      else high = middle;
+    }
+    best.splice(low, 0, entry);
+    if (best.length > keep) best.pop();
+  }
+  return best;
+}
