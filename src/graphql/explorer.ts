@@ -16,12 +16,49 @@ const ASSETS: Record<string, { file: string; type: string }> = {
   'react-dom.production.min.js': { file: path.join(packageDir('react-dom'), 'umd/react-dom.production.min.js'), type: 'text/javascript' },
   'graphiql.min.js': { file: path.join(packageDir('graphiql'), 'graphiql.min.js'), type: 'text/javascript' },
   'graphiql.min.css': { file: path.join(packageDir('graphiql'), 'graphiql.min.css'), type: 'text/css' },
+  // graphql-ws's browser build: subscriptions from the explorer, over the same WebSocket clients use.
+  'graphql-ws.min.js': { file: path.join(packageDir('graphql-ws'), 'umd/graphql-ws.min.js'), type: 'text/javascript' },
 };
 
-/** The page's own script (a file, so the page's CSP needs no inline script): reads the config element and mounts GraphiQL. */
+/**
+ * The page's own script (a file, so the page's CSP needs no inline script): reads the config element
+ * and mounts GraphiQL. Queries and mutations go over HTTP; a subscription opens a graphql-ws
+ * connection of its own, sending the Headers tab's values as connection_init's payload (where the
+ * service reads the token), and closes it when GraphiQL stops listening.
+ */
 export const EXPLORER_START_SCRIPT = `'use strict';
 var config = JSON.parse(document.getElementById('explorer-config').textContent);
-var fetcher = GraphiQL.createFetcher({ url: new URL(config.endpoint, window.location.href).href });
+var endpoint = new URL(config.endpoint, window.location.href).href;
+var httpFetcher = GraphiQL.createFetcher({ url: endpoint });
+// The operation GraphiQL runs; just after an edit it may still send the previous document's
+// name, so a document of one operation is that operation whatever the name says.
+function operationOf(params, opts) {
+  var operations = ((opts && opts.documentAST && opts.documentAST.definitions) || []).filter(function (definition) {
+    return definition.kind === 'OperationDefinition';
+  });
+  var named = operations.filter(function (definition) {
+    return definition.name && definition.name.value === params.operationName;
+  })[0];
+  return named || (operations.length === 1 ? operations[0] : undefined);
+}
+function subscribe(params, operation, headers) {
+  var client = graphqlWs.createClient({ url: endpoint.replace(/^http/, 'ws'), connectionParams: headers || {}, retryAttempts: 0, lazy: true });
+  var operationName = operation.name ? operation.name.value : undefined;
+  var results = client.iterate({ query: params.query, variables: params.variables, operationName: operationName });
+  var iterator = {
+    next: function () { return results.next(); },
+    return: function () {
+      var done = results.return ? results.return() : Promise.resolve({ done: true, value: undefined });
+      return done.finally(function () { client.dispose(); });
+    },
+  };
+  iterator[Symbol.asyncIterator] = function () { return iterator; };
+  return iterator;
+}
+function fetcher(params, opts) {
+  var operation = operationOf(params, opts);
+  return operation && operation.operation === 'subscription' ? subscribe(params, operation, opts && opts.headers) : httpFetcher(params, opts);
+}
 ReactDOM.createRoot(document.getElementById('graphiql')).render(
   React.createElement(GraphiQL, {
     fetcher: fetcher,
@@ -85,6 +122,7 @@ export function renderExplorerPage(options: { authorization?: string }): string 
     <script src="${asset('react.production.min.js')}"></script>
     <script src="${asset('react-dom.production.min.js')}"></script>
     <script src="${asset('graphiql.min.js')}"></script>
+    <script src="${asset('graphql-ws.min.js')}"></script>
     <script src="${asset('start.js')}"></script>
   </body>
 </html>

@@ -8,12 +8,21 @@ import { loadConfig } from '../../src/config';
 import { explorerRouter } from '../../src/graphql/explorer';
 import { listen } from '../clients/listening-app';
 import { startTestApp, TEST_SECRET, type TestApp } from '../helpers/test-app';
-import { createReferenceData, RESOURCES } from '../helpers/timeline-fixtures';
+import { createFlight, createReferenceData, RESOURCES } from '../helpers/timeline-fixtures';
 
 const CHROMIUM = '/usr/bin/chromium';
 const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium) console.warn(`SKIPPED the browser test of test/graphql/explorer.test.ts: ${CHROMIUM} is missing (install it with: apt-get install -y chromium)`);
 const itInChromium = haveChromium ? it : it.skip;
+
+/** Checks `condition` every 200 ms until it holds; fails naming `what` after 15 s. */
+async function until(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  const started = Date.now();
+  while (!(await condition())) {
+    if (Date.now() - started > 15_000) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
 
 /** Any absolute or protocol-relative URL in an attribute: the page must load nothing from elsewhere. */
 const EXTERNAL_URL = /(?:src|href)\s*=\s*["']?(?:[a-z]+:)?\/\//i;
@@ -38,12 +47,13 @@ describe('the offline explorer (GraphiQL from npm) and the Sandbox landing page'
     expect(page.text).not.toMatch(EXTERNAL_URL);
     expect(page.headers['content-security-policy']).toContain("script-src 'self'");
     const assets = [...page.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]);
-    expect(assets.sort()).toEqual(['graphiql/assets/graphiql.min.css', 'graphiql/assets/graphiql.min.js', 'graphiql/assets/react-dom.production.min.js', 'graphiql/assets/react.production.min.js', 'graphiql/assets/start.js']);
+    expect(assets.sort()).toEqual(['graphiql/assets/graphiql.min.css', 'graphiql/assets/graphiql.min.js', 'graphiql/assets/graphql-ws.min.js', 'graphiql/assets/react-dom.production.min.js', 'graphiql/assets/react.production.min.js', 'graphiql/assets/start.js']);
     const expected: Record<string, Buffer> = {
       'graphiql.min.js': packageFile('graphiql', 'graphiql.min.js'),
       'graphiql.min.css': packageFile('graphiql', 'graphiql.min.css'),
       'react.production.min.js': packageFile('react', 'umd/react.production.min.js'),
       'react-dom.production.min.js': packageFile('react-dom', 'umd/react-dom.production.min.js'),
+      'graphql-ws.min.js': packageFile('graphql-ws', 'umd/graphql-ws.min.js'),
     };
     for (const [name, bytes] of Object.entries(expected)) {
       const asset = await request(testApp.app).get(`/graphiql/assets/${name}`).buffer(true).parse((res, done) => {
@@ -121,6 +131,44 @@ describe('the offline explorer (GraphiQL from npm) and the Sandbox landing page'
       expect(landing.url()).toBe(`${server.url}/graphiql`);
       // Sandbox did try its CDN (and was refused), so the fallback was the offline path.
       expect(elsewhere.some((url) => url.startsWith('https://embeddable-sandbox.cdn.apollographql.com/'))).toBe(true);
+    } finally {
+      await browser.close();
+      await server.close();
+    }
+  });
+
+  itInChromium('runs a subscription in Chromium over the WebSocket, with the token of its Headers tab', async () => {
+    const server = await listen(testApp.app, testApp.gateway);
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+    try {
+      const page = await browser.newPage();
+      const pageErrors: string[] = [];
+      page.on('pageerror', (error) => pageErrors.push(error.message));
+      const sockets: string[] = [];
+      page.on('websocket', (socket) => sockets.push(socket.url()));
+      await page.goto(`${server.url}/graphiql`);
+      await page.locator('.graphiql-container').waitFor({ timeout: 20_000 });
+      await page.getByText(`Bearer ${DEV_TOKEN.slice(0, 20)}`, { exact: false }).first().waitFor({ timeout: 10_000 });
+      // Replace the default query with a subscription (inserted as text: typing would auto-close brackets).
+      await page.locator('.graphiql-query-editor .CodeMirror').first().click();
+      await page.keyboard.press('Control+A');
+      await page.keyboard.insertText('subscription Watch { timelineChanged(start: "2026-12-01", end: "2026-12-31") { change eventType flightId } }');
+      await page.locator('.graphiql-execute-button').click();
+      // Listening once the WebSocket is up; then a flight created elsewhere shows in the results.
+      await until(() => sockets.length === 1, 'the explorer to open a WebSocket').catch(async (error: Error) => {
+        throw new Error(`${error.message}; results: ${await page.locator('.result-window').innerText()}; errors: ${pageErrors.join(' | ')}`);
+      });
+      expect(sockets[0]).toBe(`${server.url.replace(/^http/, 'ws')}/graphql`);
+      // The socket is open before graphql-ws has subscribed: create flights until one shows (only ENTERED ones can).
+      const created: number[] = [];
+      await until(async () => {
+        created.push(await createFlight(testApp, { resourceId: 1, from: 'LIRF', to: 'LPPT', departureAt: '2026-12-10T09:00:00Z', arrivalAt: '2026-12-10T12:00:00Z' }));
+        return (await page.locator('.result-window').innerText()).includes('"ENTERED"');
+      }, 'a timelineChanged result');
+      const shown = await page.locator('.result-window').innerText();
+      expect(shown).toContain('"eventType": "flight.created"');
+      expect(created.some((flightId) => shown.includes(`"flightId": ${flightId}`))).toBe(true);
+      expect(pageErrors).toEqual([]);
     } finally {
       await browser.close();
       await server.close();
