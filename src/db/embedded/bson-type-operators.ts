@@ -39,6 +39,13 @@ function storedTypeName(value: unknown): string {
   return bsonTypeName(value);
 }
 
+/** The aggregation `$type` expression: the stored value's type name, `missing` for none. */
+export function typeExpression(value: unknown): string {
+  if (value === undefined) return 'missing';
+  const name = storedTypeName(value);
+  return name === 'undefined' ? 'missing' : name;
+}
+
 function typeNamesOf(operand: unknown): Set<string> {
   const list = Array.isArray(operand) ? operand : [operand];
   const names = new Set<string>();

@@ -262,7 +262,8 @@ export function formatDocument(document: Document): string {
 export function bsonTypeName(value: unknown): string {
   if (value === undefined) return 'missing';
   if (value === null) return 'null';
-  if (typeof value === 'number') return Number.isInteger(value) && Math.abs(value) < 2 ** 31 ? 'int' : 'double';
+  // A plain number is stored as the type it serialises as (numeric-types.ts).
+  if (typeof value === 'number') return Number.isInteger(value) && value >= -(2 ** 31) && value < 2 ** 31 && !Object.is(value, -0) ? 'int' : 'double';
   if (typeof value === 'bigint') return 'long';
   if (typeof value === 'string') return 'string';
   if (typeof value === 'boolean') return 'bool';
@@ -273,6 +274,8 @@ export function bsonTypeName(value: unknown): string {
   if (type === 'ObjectId') return 'objectId';
   if (type === 'Binary') return 'binData';
   if (type === 'Long') return 'long';
+  if (type === 'Double') return 'double';
+  if (type === 'Int32') return 'int';
   if (type === 'Decimal128') return 'decimal';
   if (type === 'Timestamp') return 'timestamp';
   return 'object';

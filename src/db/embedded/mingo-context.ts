@@ -10,11 +10,12 @@ import * as queryOperators from 'mingo/operators/query';
 import * as windowOperators from 'mingo/operators/window';
 import { Query as MingoQuery } from 'mingo/query';
 import type { Options } from 'mingo/types';
-import { compareValues } from './bson-values';
-import { bitsQueryOperator, typeQueryOperator } from './bson-type-operators';
+import { compareValues, isNumeric, isPlainObject } from './bson-values';
+import { bitsQueryOperator, typeExpression, typeQueryOperator } from './bson-type-operators';
 import { collectPathValues } from './document-paths';
 import { CommandError } from './errors';
 import { sortDocuments } from './sort-order';
+import { plainNumbers } from './numeric-types';
 import { scalarConditionPredicate } from './simple-filter';
 
 /**
@@ -60,10 +61,67 @@ function exactExpression(name: string, answer: (order: number) => boolean | numb
 
 const query = queryOperators as unknown as Record<string, QueryOperator>;
 
+/**
+ * mingo computes with JavaScript numbers only; a kept int64 or integral double (numeric-types.ts)
+ * reaches these operators as a plain number. Their results are typed by value (int32 or double),
+ * not by MongoDB's promotion rules (documented in the README).
+ */
+const NUMERIC_EXPRESSIONS = [
+  '$abs', '$add', '$ceil', '$divide', '$exp', '$floor', '$ln', '$log', '$log10', '$mod', '$multiply', '$pow', '$round',
+  '$sigmoid', '$sqrt', '$subtract', '$trunc', '$sum', '$avg', '$min', '$max', '$stdDevPop', '$stdDevSamp', '$median',
+  '$percentile', '$range', '$bitAnd', '$bitOr', '$bitXor', '$bitNot', '$acos', '$acosh', '$asin', '$asinh', '$atan',
+  '$atan2', '$atanh', '$cos', '$cosh', '$degreesToRadians', '$radiansToDegrees', '$sin', '$sinh', '$tan', '$tanh',
+  '$convert', '$toBool', '$toDate', '$toDecimal', '$toDouble', '$toInt', '$toLong', '$toString', '$concat',
+  '$dateAdd', '$dateSubtract', '$dateFromParts', '$substr', '$substrBytes', '$substrCP', '$indexOfBytes', '$indexOfCP',
+  '$slice', '$firstN', '$lastN', '$maxN', '$minN', '$arrayElemAt',
+];
+const NUMERIC_ACCUMULATORS = ['$sum', '$avg', '$min', '$max', '$stdDevPop', '$stdDevSamp', '$median', '$percentile', '$covariancePop', '$covarianceSamp', '$minN', '$maxN'];
+
+/** The engine's own expression operator that evaluates a `$group` key with plain numbers. */
+const GROUP_KEY_OPERATOR = '$__engineGroupKey';
+
+type GroupArguments = Parameters<typeof pipelineOperators.$group>;
+
+type ExpressionOperator = (document: unknown, expression: unknown, options: Options) => unknown;
+
+/** An operand evaluated already, quoted so that mingo takes its values as they are (same shape: list, object or one). */
+function quoteEvaluated(expression: unknown, evaluated: unknown): unknown {
+  if (Array.isArray(expression) && Array.isArray(evaluated)) return evaluated.map((value) => ({ $literal: value }));
+  if (isPlainObject(expression) && !Object.keys(expression).some((key) => key.startsWith('$')) && isPlainObject(evaluated)) {
+    return Object.fromEntries(Object.entries(evaluated).map(([key, value]) => [key, { $literal: value }]));
+  }
+  return { $literal: evaluated };
+}
+
+/** Expression operators that receive their operand's values as plain numbers (field paths resolve against the root, so the operand is evaluated here). */
+function expressionsWithPlainNumbers(operators: Record<string, unknown>, names: string[]): Record<string, unknown> {
+  const wrapped: Record<string, unknown> = { ...operators };
+  for (const name of names) {
+    const operator = operators[name] as ExpressionOperator | undefined;
+    if (!operator) continue;
+    wrapped[name] = (document: unknown, expression: unknown, options: Options) =>
+      operator(document, quoteEvaluated(expression, plainNumbers(evalExpr(document, expression, options))), options);
+  }
+  return wrapped;
+}
+
+/** Accumulators evaluate their expression on each document of the group, which becomes the root: plain copies suffice. */
+function accumulatorsWithPlainNumbers<T extends Record<string, unknown>>(operators: T, names: string[]): T {
+  const wrapped: Record<string, unknown> = { ...operators };
+  for (const name of names) {
+    const operator = operators[name] as ExpressionOperator | undefined;
+    if (operator) wrapped[name] = (collection: unknown, expression: unknown, options: Options) => operator(plainNumbers(collection), plainNumbers(expression), options);
+  }
+  return wrapped as T;
+}
+
 const ENGINE_CONTEXT = Context.init({
-  accumulator: accumulatorOperators,
+  accumulator: accumulatorsWithPlainNumbers(accumulatorOperators, NUMERIC_ACCUMULATORS),
   expression: {
-    ...expressionOperators,
+    ...(expressionsWithPlainNumbers(expressionOperators, NUMERIC_EXPRESSIONS) as typeof expressionOperators),
+    [GROUP_KEY_OPERATOR]: (document: Document, expression: unknown, options: Options) => plainNumbers(evalExpr(document, expression, options)),
+    $type: (document: Document, expression: unknown, options: Options) => typeExpression(evalExpr(document, expression, options)),
+    $isNumber: (document: Document, expression: unknown, options: Options) => isNumeric(evalExpr(document, expression, options)),
     $eq: exactExpression('$eq', (order) => order === 0),
     $ne: exactExpression('$ne', (order) => order !== 0),
     $gt: exactExpression('$gt', (order) => order > 0),
@@ -74,6 +132,13 @@ const ENGINE_CONTEXT = Context.init({
   },
   pipeline: {
     ...pipelineOperators,
+    // Groups by value as MongoDB does: 1, NumberLong(1) and 1.0 are one group (mingo hashes by class).
+    $group: (collection: GroupArguments[0], specification: GroupArguments[1], options: Options) =>
+      pipelineOperators.$group(
+        collection,
+        isPlainObject(specification) && '_id' in specification ? ({ ...specification, _id: { [GROUP_KEY_OPERATOR]: specification._id } } as GroupArguments[1]) : specification,
+        options,
+      ),
     $sort: (collection: { transform: (f: (documents: Document[]) => unknown) => unknown }, sortSpec: Document) =>
       collection.transform((documents) => Lazy(sortDocuments(documents, sortSpec))),
   } as typeof pipelineOperators,
@@ -82,6 +147,13 @@ const ENGINE_CONTEXT = Context.init({
     ...queryOperators,
     ...Object.fromEntries(['$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$in', '$nin'].map((name) => [name, exactQueryOperator(name, query[name])])),
     $type: typeQueryOperator,
+    $mod: (selector: string, value: unknown, options: Options) => {
+      const operand = plainNumbers(value);
+      query.$mod(selector, operand, options); // mingo's checks of the operand
+      const [divisor, remainder] = (operand as number[]).map((part) => Math.trunc(Number(part)));
+      return (document: Document) =>
+        collectPathValues(document, selector).some((found) => isNumeric(found) && Math.trunc(Number(plainNumbers(found))) % divisor === remainder);
+    },
     $bitsAllSet: bitsQueryOperator('$bitsAllSet'),
     $bitsAnySet: bitsQueryOperator('$bitsAnySet'),
     $bitsAllClear: bitsQueryOperator('$bitsAllClear'),

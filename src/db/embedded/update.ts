@@ -1,10 +1,11 @@
 import { ObjectId, Timestamp, type Document } from 'bson';
 import { isEqual as mingoEquals } from 'mingo/util';
 import { update as mingoUpdate } from 'mingo/updater';
-import { bsonTypeName, cloneValue, formatValue, isNumeric, isPlainObject, valueKey } from './bson-values';
+import { bsonTypeName, cloneValue, compareValues, formatValue, isNumeric, isPlainObject, valueKey } from './bson-values';
 import { getPath, pathsOverlap, setPath, withIdFirst } from './document-paths';
-import { CommandError, ErrorCode } from './errors';
+import { CommandError, ErrorCode, unsupportedFeature } from './errors';
 import { ENGINE_QUERY_OPTIONS, engineAggregator, engineQuery } from './mingo-context';
+import { applyArithmetic, plainNumbers, restoreNumericTypes } from './numeric-types';
 
 /**
  * MongoDB update semantics on top of mingo's updater. mingo applies the operators; this module
@@ -71,7 +72,9 @@ function applyPipelineUpdate(current: Document, pipeline: Document[], variables?
       throw new CommandError(ErrorCode.InvalidOptions, `${String(name)} is not allowed to be used within an update`);
     }
   }
-  const [result] = engineAggregator(pipeline, variables ? { variables } : {}).run([cloneValue(current)]) as Document[];
+  // The pipeline computes with plain numbers; the fields it leaves as they were keep their types.
+  const [computed] = engineAggregator(pipeline, variables ? { variables } : {}).run([cloneValue(plainNumbers(current))]) as Document[];
+  const result = computed === undefined ? computed : (restoreNumericTypes(computed, current) as Document);
   // A pipeline that drops _id (e.g. $replaceRoot to a subdocument) keeps the stored one, as MongoDB does.
   const document = withIdFirst(result && !('_id' in result) && '_id' in current ? { _id: current._id, ...result } : (result ?? {}));
   if ('_id' in current && valueKey(document._id) !== valueKey(current._id)) {
@@ -95,6 +98,7 @@ function applyOperators(current: Document, update: Document, context: UpdateCont
   const resolved = positional && !context.isInsert ? resolvePositionalPaths(current, modifier, context.filter) : modifier;
   // mingo also treats the condition as a precondition, so pass it only when `$` is left to it.
   const condition = positional && context.isInsert ? positionalCondition(context.filter) : undefined;
+  foldTypedOperators(document, resolved, current._id);
   const modified: string[] = [];
   const forced = forceDifferentValues(document, resolved);
   // mingo copies values with plain assignment, which loses a field named `__proto__`: such an
@@ -117,6 +121,38 @@ function applyOperators(current: Document, update: Document, context: UpdateCont
     throw new CommandError(ErrorCode.ImmutableField, "Performing an update on the path '_id' would modify the immutable field '_id'");
   }
   return { document: withIdFirst(document), changed: modified.length > 0 || forced };
+}
+
+/**
+ * `$inc`, `$mul`, `$min` and `$max` on plain paths are computed here with MongoDB's numeric types
+ * (numeric-types.ts) and the engine's value order, and handed to mingo as `$set`; mingo computes
+ * with JavaScript numbers only. Paths through `$[]`/`$[e]` stay with mingo.
+ */
+function foldTypedOperators(document: Document, modifier: Document, id: unknown): void {
+  const assigned: Document = {};
+  for (const operator of ['$inc', '$mul', '$min', '$max'] as const) {
+    const fields = modifier[operator] as Document | undefined;
+    if (!fields) continue;
+    for (const [path, operand] of Object.entries(fields)) {
+      if (path.includes('$')) {
+        // mingo computes these with JavaScript numbers and skips any other value silently.
+        const arrayRoot = getPath(document, path.slice(0, path.indexOf('$')).replace(/\.$/, ''));
+        if ((isNumeric(operand) && typeof operand !== 'number') || plainNumbers(arrayRoot) !== arrayRoot) {
+          throw unsupportedFeature(`${operator} through an array filter or $[] on int64, Decimal128 or integral double values`);
+        }
+        continue;
+      }
+      delete fields[path];
+      const existing = getPath(document, path);
+      if (operator === '$inc' || operator === '$mul') {
+        assigned[path] = applyArithmetic(operator, existing, operand, () => `{_id: ${formatValue(id)}}`);
+      } else if (existing === undefined || compareValues(operand, existing) * (operator === '$min' ? -1 : 1) > 0) {
+        assigned[path] = operand;
+      }
+    }
+    if (Object.keys(fields).length === 0) delete modifier[operator];
+  }
+  if (Object.keys(assigned).length > 0) modifier.$set = { ...(modifier.$set ?? {}), ...assigned };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { deserialize, serialize, type Document } from 'bson';
+import { retypeCommand } from './numeric-types';
 
 /** MongoDB wire protocol opcodes the engine speaks. */
 export const OpCode = { REPLY: 1, QUERY: 2004, COMPRESSED: 2012, MSG: 2013 } as const;
@@ -8,8 +9,8 @@ const MSG_CHECKSUM_PRESENT = 1 << 0;
 const MSG_MORE_TO_COME = 1 << 1;
 const REPLY_AWAIT_CAPABLE = 1 << 3;
 
-/** Deserialisation as stored: int64 values become numbers when they fit in 53 bits (mingo cannot compare bigint or Long). */
-const DESERIALIZE_OPTIONS = { promoteLongs: true, promoteValues: true, promoteBuffers: false, bsonRegExp: false } as const;
+/** Numbers arrive as `Int32`/`Double`/`Long`, so `retypeCommand` can keep each one's BSON type (numeric-types.ts). */
+const DESERIALIZE_OPTIONS = { promoteLongs: false, promoteValues: false, promoteBuffers: false, bsonRegExp: false } as const;
 
 export interface MessageHeader {
   messageLength: number;
@@ -62,7 +63,7 @@ export function decodeRequest(frame: Buffer): Request {
     const { document } = readDocument(frame, offset, end);
     // Legacy clients may wrap the command as {$query: {...}, $readPreference: ...}.
     const command = document.$query && typeof document.$query === 'object' ? (document.$query as Document) : document;
-    return { kind: 'query', header, namespace: namespace.value, command };
+    return { kind: 'query', header, namespace: namespace.value, command: retypeCommand(command) };
   }
   return { kind: 'unsupported', header };
 }
@@ -103,7 +104,7 @@ function decodeMsg(frame: Buffer, header: MessageHeader, frameEnd: number): Requ
     const existing = body[identifier];
     body[identifier] = Array.isArray(existing) ? [...existing, ...documents] : documents;
   }
-  return { kind: 'msg', header, command: body, moreToCome: (flags & MSG_MORE_TO_COME) !== 0 };
+  return { kind: 'msg', header, command: retypeCommand(body), moreToCome: (flags & MSG_MORE_TO_COME) !== 0 };
 }
 
 function header(length: number, requestId: number, responseTo: number, opCode: number): Buffer {
