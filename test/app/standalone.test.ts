@@ -94,7 +94,8 @@ describe('the service on a standalone MongoDB', () => {
     for (let round = 0; round < 4; round += 1) {
       const flightId = await createFlight(testApp, { resourceId: 2, from: 'LIML', to: 'LGAV', departureAt: '2026-12-22T09:00:00Z', arrivalAt: '2026-12-22T11:00:00Z' });
       const early = [1, 2, 3, 4].map((id) => push(flightId, [id], id % 2 ? `early-${round}-${id}` : undefined));
-      const deletion = new Promise((resolve) => setTimeout(resolve, round * 20)).then(() => testApp.graphql(DeleteFlightDocument, { id: flightId }));
+      // Later in each round (0 to 180 ms): early rounds race pushes still arriving, late ones pushes mid-write or done.
+      const deletion = new Promise((resolve) => setTimeout(resolve, round * round * 20)).then(() => testApp.graphql(DeleteFlightDocument, { id: flightId }));
       const late = [5, 6, 7, 8].map((id) => push(flightId, [id], id % 2 ? `late-${round}-${id}` : undefined));
       const [deleted, ...responses] = await Promise.all([deletion, ...early, ...late]);
       expect(deleted.body.data).toEqual({ deleteFlight: true });

@@ -153,11 +153,16 @@ describe('the offline explorer (GraphiQL from npm) and the Sandbox landing page'
       await page.locator('.graphiql-query-editor .CodeMirror').first().click();
       await page.keyboard.press('Control+A');
       await page.keyboard.insertText('subscription Watch { timelineChanged(start: "2026-12-01", end: "2026-12-31") { change eventType flightId } }');
-      await page.locator('.graphiql-execute-button').click();
-      // Listening once the WebSocket is up; then a flight created elsewhere shows in the results.
-      await until(() => sockets.length === 1, 'the explorer to open a WebSocket').catch(async (error: Error) => {
-        throw new Error(`${error.message}; results: ${await page.locator('.result-window').innerText()}; errors: ${pageErrors.join(' | ')}`);
-      });
+      // GraphiQL reparses the editor a moment after an edit: a click before that runs the previous
+      // document (an HTTP error here). Click again until the subscription opens its WebSocket.
+      for (let attempt = 1; sockets.length === 0; attempt += 1) {
+        const before = await page.locator('.result-window').innerText();
+        await page.locator('.graphiql-execute-button').click();
+        await until(async () => sockets.length > 0 || (await page.locator('.result-window').innerText()) !== before, 'the explorer to run the document');
+        if (sockets.length === 0 && attempt >= 5) {
+          throw new Error(`the explorer never opened a WebSocket; results: ${await page.locator('.result-window').innerText()}; errors: ${pageErrors.join(' | ')}`);
+        }
+      }
       expect(sockets[0]).toBe(`${server.url.replace(/^http/, 'ws')}/graphql`);
       // The socket is open before graphql-ws has subscribed: create flights until one shows (only ENTERED ones can).
       const created: number[] = [];

@@ -50,6 +50,7 @@ export const ErrorCode = {
   NotPrimaryNoSecondaryOk: 13435,
   NotPrimaryOrSecondary: 13436,
   UnrecognizedPipelineStage: 40324,
+  IDLUnknownField: 40415,
 } as const;
 
 const codeNames = new Map<number, string>(Object.entries(ErrorCode).map(([name, code]) => [code, name]));

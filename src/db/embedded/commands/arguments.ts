@@ -2,6 +2,7 @@ import type { Document } from 'bson';
 import { bsonTypeName, isNumeric, isPlainObject, valueKey } from '../bson-values';
 import type { Collection } from '../collection';
 import { CommandError, ErrorCode } from '../errors';
+import { assertKnownCommandFields } from './known-fields';
 
 /** The collection a command names in its first field (`{find: 'users'}`). */
 export function collectionNameArgument(body: Document, command: string): string {
@@ -86,11 +87,13 @@ export function letVariables(body: Document): Document | undefined {
 }
 
 /**
- * Options that would change a command's results and that the engine cannot honour, checked once
- * per command before it runs: a non-simple `collation`, `let` variables, snapshot reads outside a
- * transaction, and write concerns that name a tag the set does not have.
+ * Fields outside the command's MongoDB 7.0 IDL (IDLUnknownField), then options that would change a
+ * command's results and that the engine cannot honour, checked once per command before it runs: a
+ * non-simple `collation`, `let` variables, snapshot reads outside a transaction, and write
+ * concerns that name a tag the set does not have.
  */
 export function assertSupportedCommandOptions(body: Document, inTransaction: boolean): void {
+  assertKnownCommandFields(body);
   if (body.collation !== undefined) assertSimpleCollation(body.collation);
   if (body.let !== undefined && body.let !== null && !LET_COMMANDS.has(Object.keys(body)[0])) {
     throw new CommandError(ErrorCode.CommandNotSupported, "'let' is not supported on this command by the embedded development engine; set MONGODB_URI to use a real MongoDB.");

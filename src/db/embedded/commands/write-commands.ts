@@ -8,6 +8,7 @@ import { findMatchingDocuments } from '../query-execution';
 import { applyUpdate, buildUpsertDocument, type UpdateSpec } from '../update';
 import { BlockedByTransaction, deadlineOf, retryWhenBlocked } from '../write-waits';
 import { arrayArgument, assertHintExists, assertSimpleCollation, collectionNameArgument, letVariables } from './arguments';
+import { assertKnownStatementFields } from './known-fields';
 
 /** Gives a document its `_id` (first, as MongoDB stores it) and rejects ids MongoDB rejects. */
 export function prepareForInsert(raw: unknown): Document {
@@ -55,6 +56,12 @@ function lazyCollection(context: CommandContext, name: string): LazyCollection {
 function statementList(body: Document, field: string, command: string): Document[] {
   const statements = arrayArgument(body, field, command);
   if (statements.length === 0) throw new CommandError(ErrorCode.InvalidLength, `Write batch sizes must be between 1 and 100000. Got 0 operations.`);
+  // MongoDB parses the whole batch before running a statement: an unknown field (such as 8.0's
+  // `sort`, which 7.0 lacks) fails the command, not just its statement.
+  const context = `${command}.${field}`;
+  if (context === 'update.updates' || context === 'delete.deletes') {
+    for (const statement of statements) if (isPlainObject(statement)) assertKnownStatementFields(statement, context);
+  }
   return statements as Document[];
 }
 
@@ -123,9 +130,6 @@ export function runUpdateStatement(target: LazyCollection, statement: Document, 
   if (multi && !Array.isArray(update) && Object.keys(update).length > 0 && !Object.keys(update)[0].startsWith('$')) {
     throw new CommandError(ErrorCode.FailedToParse, 'multi update is not supported for replacement-style update');
   }
-  // The engine presents MongoDB 7.0, which has no `sort` on update statements (8.0 added it): refuse it
-  // as 7.0 does, so code relying on it fails here as it would on the server the engine stands for.
-  if (statement.sort !== undefined) throw new CommandError(40415, "BSON field 'update.updates.sort' is an unknown field.");
   assertSimpleCollation(statement.collation);
   assertHintExists(target.existing(), statement.hint);
   const targets = findMatchingDocuments(target.existing(), filter, { limit: multi ? undefined : 1, variables, hint: statement.hint });
