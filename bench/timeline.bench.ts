@@ -1,122 +1,387 @@
 /**
- * Timeline route cost, in one run on the same data (bench/timeline-server.ts): the REST calendar
- * route, the same query as a GraphQL POST, and the floor (a bare Express route running the same
- * database query and writing the same JSON). Load comes from this process (autocannon), the server
- * runs in a child, so they do not share an event loop.
+ * The timeline data path against its physical limit (issue 14). For 5,000 and 20,000 flights in May
+ * 2026 (100-passenger lists) and for 1, 7 and 31 days, side by side: the limit (BSON serialise and
+ * deserialise of exactly the documents the request reads, plus JSON.stringify of the answer), the
+ * service with a bare Express route (the floor), GraphQL and the REST facade. The server runs in a
+ * child process (bench/timeline-server.ts) so its CPU account holds its own work only; requests go
+ * one at a time and the server reports the CPU and the V8 allocation of each window of requests
+ * (bench/timeline-measure.ts). Rounds take the targets in turn, so drift on a shared machine hits
+ * all alike; figures are medians over the rounds, with the machine's load average beside them.
+ * Then autocannon sends the 31-day facade request over several connections at once (a fixed number
+ * per connection): latency, server CPU per request and peak RSS under concurrency.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import autocannon from 'autocannon';
 import { print } from 'graphql';
 import { TimelineEventsDocument } from '../src/graphql/generated/operations';
-import { BENCH_RANGE } from './timeline-server';
+import { median, type LimitFigures, type WindowFigures } from './timeline-measure';
 
-export interface TimelineBenchRow {
+export interface TimelineBenchOptions {
+  /** Dataset sizes (flights in May 2026). */
+  flights?: number[];
+  rounds?: number;
+  /** Target wall time of one round of one target, ms (at least 3 requests). */
+  roundMs?: number;
+  /** Connections of the concurrent runs (none to skip them). */
+  connections?: number[];
+  /** Requests each connection sends in a concurrent run. */
+  requestsPerConnection?: number;
+  /** V8 flags of the server process; by default the service's own (scripts/v8-flags.json), as `npm start` runs it. */
+  nodeFlags?: string[];
+  /** Only these ranges (names of BENCH_RANGES); all by default. */
+  ranges?: string[];
+}
+
+export interface RangeSpec {
   name: string;
-  /** Median over the rounds of each round's median latency, ms. */
-  p50Ms: number;
-  /** Median over the rounds of each round's p99 latency, ms. */
-  p99Ms: number;
-  /** Median over the rounds of requests per second. */
-  rps: number;
-  /** Bytes of one response body. */
+  start: string;
+  end: string;
+}
+
+export const BENCH_RANGES: RangeSpec[] = [
+  { name: '1 day', start: '2026-05-12', end: '2026-05-12' },
+  { name: '7 days', start: '2026-05-11', end: '2026-05-17' },
+  { name: '31 days', start: '2026-05-01', end: '2026-05-31' },
+];
+
+export interface TargetRow {
+  flights: number;
+  range: string;
+  target: string;
+  entries: number;
+  /** Bytes of the answer as sent (compressed when the target asks for it). */
   bodyBytes: number;
+  cpuMs: number;
+  allocatedBytes: number;
+  scavenges: number;
+  gcMs: number;
+  wallMs: number;
+  load: number;
+}
+
+export interface LoadRow {
+  flights: number;
+  range: string;
+  target: string;
+  connections: number;
+  p50Ms: number;
+  p99Ms: number;
+  rps: number;
+  cpuMsPerRequest: number;
+  allocatedBytesPerRequest: number;
+  peakRssBytes: number;
+  peakYoungBytes: number;
+  load: number;
+  /** Requests not answered 200 (time limits under load) or failed. */
+  refused: number;
+}
+
+/**
+ * The limit of one request: `issue` over the documents issue 14 counted (the flights, one passenger
+ * count document per flight, the airports and resources: the request as it read them then);
+ * `joined` over what the request reads now (each flight with its count joined, the airports and
+ * resources), a lower bar.
+ */
+export interface LimitRow extends LimitFigures {
+  flights: number;
+  range: string;
+  design: 'issue' | 'joined';
 }
 
 export interface TimelineBenchResult {
   node: string;
+  nodeFlags: string[];
   rounds: number;
-  secondsPerRound: number;
-  connections: number;
-  rows: TimelineBenchRow[];
+  rows: TargetRow[];
+  limits: LimitRow[];
+  loadRows: LoadRow[];
 }
 
 interface Target {
   name: string;
-  request: autocannon.Request & { path: string };
+  method: 'GET' | 'POST';
+  path: (range: RangeSpec) => string;
+  headers?: Record<string, string>;
+  body?: (range: RangeSpec) => string;
+  /** Only for these ranges (all when absent). */
+  ranges?: string[];
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const FACADE = '/api/broker/v0/calendar/timeline/event';
+const query = (range: RangeSpec) => `start=${range.start}&end=${range.end}`;
 
-export async function runTimelineBench(options: { rounds?: number; seconds?: number; connections?: number } = {}): Promise<TimelineBenchResult> {
-  const rounds = options.rounds ?? 5;
-  const seconds = options.seconds ?? 5;
-  const connections = options.connections ?? 4;
+function targets(token: string): Target[] {
+  const auth = { authorization: `Bearer ${token}` };
+  const graphqlBody = (range: RangeSpec) => JSON.stringify({ query: print(TimelineEventsDocument), variables: { view: 'CALENDAR', start: range.start, end: range.end } });
+  return [
+    { name: 'floor: service + JSON, bare Express', method: 'GET', path: (range) => `/bench/floor?${query(range)}` },
+    { name: 'GraphQL POST /graphql', method: 'POST', path: () => '/graphql', headers: { ...auth, 'content-type': 'application/json' }, body: graphqlBody },
+    { name: 'REST facade GET', method: 'GET', path: (range) => `${FACADE}?${query(range)}`, headers: auth },
+    { name: 'REST facade GET, Accept-Encoding: gzip', method: 'GET', path: (range) => `${FACADE}?${query(range)}`, headers: { ...auth, 'accept-encoding': 'gzip' }, ranges: ['1 day', '31 days'] },
+    { name: 'REST facade GET, Accept-Encoding: br', method: 'GET', path: (range) => `${FACADE}?${query(range)}`, headers: { ...auth, 'accept-encoding': 'br' }, ranges: ['31 days'] },
+  ];
+}
+
+interface Server {
+  port: number;
+  token: string;
+  child: ChildProcessByStdio<null, Readable, null>;
+}
+
+async function startServer(flights: number, nodeFlags: string[]): Promise<Server> {
+  // Compiled (npm run bench) or run from the TypeScript sources (node -r register-ts.cjs).
+  const script = path.join(__dirname, `timeline-server${path.extname(__filename)}`);
+  const preload = path.extname(__filename) === '.ts' ? ['-r', path.join(__dirname, '../test/helpers/register-ts.cjs')] : [];
   // NODE_ENV=production as deployed: graphql-js, express and others drop their development checks.
-  const child = spawn(process.execPath, [path.join(__dirname, 'timeline-server.js')], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NODE_ENV: 'production' } });
-  try {
-    const { port, token } = await new Promise<{ port: number; token: string }>((resolve, reject) => {
-      let buffered = '';
-      child.stdout.on('data', (chunk) => {
-        buffered += chunk;
-        const line = /READY (.*)\n/.exec(buffered);
-        if (line) resolve(JSON.parse(line[1]));
-      });
-      child.on('exit', (code) => reject(new Error(`benchmark server exited with ${code}`)));
+  const child = spawn(process.execPath, [...nodeFlags, ...preload, script, String(flights)], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NODE_ENV: 'production' } });
+  const ready = await new Promise<{ port: number; token: string }>((resolve, reject) => {
+    let buffered = '';
+    child.stdout.on('data', (chunk) => {
+      buffered += chunk;
+      const line = /READY (.*)\n/.exec(buffered);
+      if (line) resolve(JSON.parse(line[1]));
     });
-    const auth = { authorization: `Bearer ${token}` };
-    const query = `start=${BENCH_RANGE.start}&end=${BENCH_RANGE.end}`;
-    const targets: Target[] = [
-      { name: 'REST facade GET /calendar/timeline/event', request: { method: 'GET', path: `/api/broker/v0/calendar/timeline/event?${query}`, headers: auth } },
-      {
-        name: 'GraphQL POST timelineEvents (same query)',
-        request: {
-          method: 'POST',
-          path: '/graphql',
-          headers: { ...auth, 'content-type': 'application/json' },
-          body: JSON.stringify({ query: print(TimelineEventsDocument), variables: { view: 'CALENDAR', ...BENCH_RANGE } }),
-        },
-      },
-      { name: 'Floor: bare Express route, same query and JSON', request: { method: 'GET', path: `/bench/floor?${query}` } },
-      // A typical screen: one day (~160 entries), to set the token verification cost against.
-      { name: 'REST facade, one day (typical request)', request: { method: 'GET', path: `/api/broker/v0/calendar/timeline/event?start=2026-05-12&end=2026-05-12`, headers: auth } },
-    ];
+    child.on('exit', (code) => reject(new Error(`benchmark server exited with ${code}`)));
+  });
+  return { ...ready, child };
+}
 
-    const samples = new Map<string, { p50: number[]; p99: number[]; rps: number[]; bytes: number }>();
-    for (const target of targets) {
-      const response = await fetch(`http://127.0.0.1:${port}${target.request.path}`, { method: target.request.method, headers: target.request.headers as Record<string, string>, body: target.request.body as string | undefined });
-      const text = await response.text();
-      if (response.status !== 200) throw new Error(`${target.name}: status ${response.status}: ${text.slice(0, 200)}`);
-      samples.set(target.name, { p50: [], p99: [], rps: [], bytes: Buffer.byteLength(text) });
-    }
-    // Warm-up, then rounds that alternate the targets so drift on a shared machine hits all alike.
-    for (const target of targets) await autocannon({ url: `http://127.0.0.1:${port}`, connections, duration: 2, requests: [target.request] });
-    for (let round = 0; round < rounds; round += 1) {
-      for (const target of targets) {
-        const result = await autocannon({ url: `http://127.0.0.1:${port}`, connections, duration: seconds, requests: [target.request] });
-        if (result.non2xx || result.errors) throw new Error(`${target.name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-        const sample = samples.get(target.name)!;
-        sample.p50.push(result.latency.p50);
-        sample.p99.push(result.latency.p99);
-        sample.rps.push(result.requests.average);
-      }
-    }
-    return {
-      node: process.version,
-      rounds,
-      secondsPerRound: seconds,
-      connections,
-      rows: targets.map((target) => {
-        const sample = samples.get(target.name)!;
-        return { name: target.name, p50Ms: median(sample.p50), p99Ms: median(sample.p99), rps: median(sample.rps), bodyBytes: sample.bytes };
-      }),
-    };
-  } finally {
-    child.kill('SIGKILL');
+/** The flags `npm start` gives the service (scripts/start.cjs). */
+function serviceV8Flags(): string[] {
+  // bench/ when run from the sources, dist/bench/ when compiled.
+  const root = path.resolve(__dirname, path.extname(__filename) === '.ts' ? '..' : '../..');
+  return (JSON.parse(readFileSync(path.join(root, 'scripts', 'v8-flags.json'), 'utf8')) as { service: string[] }).service;
+}
+
+const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+
+interface Answer {
+  status: number;
+  bytes: number;
+  text: string;
+  encoding?: string;
+}
+
+/** One request; resolves with the status and the bytes received (as sent: compressed or not). */
+async function send(port: number, method: string, requestPath: string, headers: Record<string, string> = {}, body?: string): Promise<Answer> {
+  try {
+    return await sendOnce(port, method, requestPath, headers, body);
+  } catch (error) {
+    // The server closed an idle keep-alive connection just as it was reused (Node's documented race): once more.
+    if ((error as NodeJS.ErrnoException).code !== 'ECONNRESET') throw error;
+    return sendOnce(port, method, requestPath, headers, body);
   }
 }
 
+function sendOnce(port: number, method: string, requestPath: string, headers: Record<string, string>, body?: string): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method, path: requestPath, headers: body ? { ...headers, 'content-length': Buffer.byteLength(body) } : headers, agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', reject);
+      res.on('end', () => {
+        const raw = Buffer.concat(chunks);
+        const encoding = res.headers['content-encoding'];
+        resolve({ status: res.statusCode ?? 0, bytes: raw.length, text: encoding ? '' : raw.toString('utf8'), encoding });
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function window<T>(port: number, work: () => Promise<T>, sampleRss = false): Promise<{ figures: WindowFigures; result: T }> {
+  await send(port, 'POST', `/bench/window/start${sampleRss ? '?rss=1' : ''}`);
+  const result = await work();
+  const stopped = await send(port, 'POST', '/bench/window/stop');
+  return { figures: JSON.parse(stopped.text) as WindowFigures, result };
+}
+
+function entriesOf(text: string): number {
+  const parsed = JSON.parse(text) as unknown[] | { data: { timelineEvents: unknown[] } };
+  return Array.isArray(parsed) ? parsed.length : parsed.data.timelineEvents.length;
+}
+
+async function benchDataset(flights: number, options: Required<TimelineBenchOptions>, result: TimelineBenchResult): Promise<void> {
+  const server = await startServer(flights, options.nodeFlags);
+  try {
+    const { port } = server;
+    for (const range of BENCH_RANGES.filter((candidate) => options.ranges.includes(candidate.name))) {
+      const wanted = targets(server.token).filter((target) => !target.ranges || target.ranges.includes(range.name));
+      const samples = new Map<string, { figures: WindowFigures[]; perRequest: number; entries: number; bytes: number }>();
+      // Checks, warm-up (graphql-jit compiles a document on its second sighting) and an estimate of
+      // each request's time, so a round of each target lasts about roundMs.
+      for (const target of wanted) {
+        let first: Answer | undefined;
+        const started = Date.now();
+        for (let i = 0; i < 4; i += 1) {
+          const answer = await send(port, target.method, target.path(range), target.headers, target.body?.(range));
+          if (answer.status !== 200) throw new Error(`${target.name} ${range.name}: status ${answer.status}: ${answer.text.slice(0, 300)}`);
+          first ??= answer;
+        }
+        const perRequestMs = (Date.now() - started) / 4;
+        const plain = first!.encoding ? await send(port, target.method, target.path(range), { ...target.headers, 'accept-encoding': 'identity' }, target.body?.(range)) : first!;
+        samples.set(target.name, { figures: [], perRequest: Math.max(3, Math.min(200, Math.ceil(options.roundMs / perRequestMs))), entries: entriesOf(plain.text), bytes: first!.bytes });
+      }
+      const limits: LimitFigures[] = [];
+      const joinedLimits: LimitFigures[] = [];
+      for (let round = 0; round < options.rounds; round += 1) {
+        const limit = await send(port, 'GET', `/bench/limit?${query(range)}&repetitions=5`);
+        limits.push(JSON.parse(limit.text) as LimitFigures);
+        const joined = await send(port, 'GET', `/bench/limit?${query(range)}&repetitions=5&design=joined`);
+        joinedLimits.push(JSON.parse(joined.text) as LimitFigures);
+        for (const target of wanted) {
+          const sample = samples.get(target.name)!;
+          const { figures } = await window(port, async () => {
+            for (let i = 0; i < sample.perRequest; i += 1) await send(port, target.method, target.path(range), target.headers, target.body?.(range));
+          });
+          sample.figures.push(figures);
+        }
+      }
+      const summary = (list: LimitFigures[], design: LimitRow['design']): LimitRow => ({
+        ...list[list.length - 1],
+        cpuMs: median(list.map((limit) => limit.cpuMs)),
+        allocatedBytes: median(list.map((limit) => limit.allocatedBytes)),
+        load: median(list.map((limit) => limit.load)),
+        flights,
+        range: range.name,
+        design,
+      });
+      result.limits.push(summary(limits, 'issue'), summary(joinedLimits, 'joined'));
+      for (const target of wanted) {
+        const { figures, perRequest, entries, bytes } = samples.get(target.name)!;
+        const per = (pick: (figure: WindowFigures) => number) => median(figures.map((figure) => pick(figure) / perRequest));
+        result.rows.push({
+          flights,
+          range: range.name,
+          target: target.name,
+          entries,
+          bodyBytes: bytes,
+          cpuMs: per((figure) => figure.cpuMs),
+          allocatedBytes: per((figure) => figure.allocatedBytes),
+          scavenges: per((figure) => figure.scavenges),
+          gcMs: per((figure) => figure.gcMs),
+          wallMs: per((figure) => figure.wallMs),
+          load: median(figures.map((figure) => figure.load)),
+        });
+      }
+    }
+    for (const connections of options.connections) {
+      const range = BENCH_RANGES[2];
+      const target = targets(server.token)[2];
+      const url = `http://127.0.0.1:${port}`;
+      const load = { method: target.method, path: target.path(range), headers: target.headers };
+      await autocannon({ url, connections, amount: connections, timeout: 120, requests: [load] });
+      // A fixed number of requests (not a duration): at 20,000 flights one can take seconds under load.
+      const { figures, result: run } = await window(port, () => autocannon({ url, connections, amount: connections * options.requestsPerConnection, timeout: 120, requests: [load] }), true);
+      // Answers that are not 200 (a query stopped by GRAPHQL_TIMEOUT_MS or a database time limit under
+      // this much load) are the service's limits at work: counted and shown, not hidden.
+      const requests = Math.max(1, run.requests.total);
+      result.loadRows.push({
+        flights,
+        range: range.name,
+        target: target.name,
+        connections,
+        p50Ms: run.latency.p50,
+        p99Ms: run.latency.p99,
+        rps: run.requests.average,
+        cpuMsPerRequest: figures.cpuMs / requests,
+        allocatedBytesPerRequest: figures.allocatedBytes / requests,
+        peakRssBytes: figures.peakRssBytes,
+        peakYoungBytes: figures.peakYoungBytes,
+        load: figures.load,
+        refused: run.non2xx + run.errors,
+      });
+    }
+  } finally {
+    server.child.kill('SIGKILL');
+  }
+}
+
+export async function runTimelineBench(options: TimelineBenchOptions = {}): Promise<TimelineBenchResult> {
+  const settings: Required<TimelineBenchOptions> = {
+    flights: options.flights ?? [5000, 20000],
+    rounds: options.rounds ?? 5,
+    roundMs: options.roundMs ?? 1000,
+    connections: options.connections ?? [4, 16],
+    requestsPerConnection: options.requestsPerConnection ?? 4,
+    // BENCH_NODE_FLAGS (space-separated, may be empty) compares other V8 flags with the service's own.
+    nodeFlags: options.nodeFlags ?? (process.env.BENCH_NODE_FLAGS !== undefined ? process.env.BENCH_NODE_FLAGS.split(/\s+/).filter(Boolean) : serviceV8Flags()),
+    ranges: options.ranges ?? BENCH_RANGES.map((range) => range.name),
+  };
+  const result: TimelineBenchResult = { node: process.version, nodeFlags: settings.nodeFlags, rounds: settings.rounds, rows: [], limits: [], loadRows: [] };
+  for (const flights of settings.flights) {
+    await benchDataset(flights, settings, result);
+    // Progress on stderr: a long run that fails later still leaves what it measured.
+    process.stderr.write(`${formatTimelineBench(result)}\n`);
+  }
+  agent.destroy();
+  return result;
+}
+
+const ms = (value: number) => (value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2));
+const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(bytes >= 10 * 1024 * 1024 ? 0 : 1);
+
 export function formatTimelineBench(result: TimelineBenchResult): string {
-  const [rest, graphql, floor] = result.rows;
   const lines = [
-    `Timeline, 5,000 flights in 31 days (100 passengers each); ${result.connections} connections, ${result.rounds} rounds of ${result.secondsPerRound} s; medians over rounds (Node ${result.node}):`,
-    '| Route | p50 latency | p99 latency | Requests/s | Body |',
-    '|---|---|---|---|---|',
-    ...result.rows.map((row) => `| ${row.name} | ${row.p50Ms.toFixed(1)} ms | ${row.p99Ms.toFixed(1)} ms | ${row.rps.toFixed(1)} | ${(row.bodyBytes / 1024 / 1024).toFixed(2)} MiB |`),
+    `Timeline data path (issue 14), Node ${result.node}${result.nodeFlags.length ? ` ${result.nodeFlags.join(' ')}` : ''}; requests one at a time, medians of ${result.rounds} rounds; server CPU and V8 heap allocation per request; load = one-minute load average (2 cores).`,
     '',
-    `Ratios of p50 latency: facade / GraphQL = ${(rest.p50Ms / graphql.p50Ms).toFixed(2)}x (target ≤ 1.15x); GraphQL / floor = ${(graphql.p50Ms / floor.p50Ms).toFixed(2)}x (target ≤ 1.5x).`,
+    '| Flights | Range | Entries | Target | Answer | CPU / request | × limit | × limit (joined) | CPU / entry | Allocated / request | Allocated / entry | Scavenges | Wall | Load |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
+  const limitOf = (row: TargetRow, design: LimitRow['design']) => result.limits.find((limit) => limit.flights === row.flights && limit.range === row.range && limit.design === design)!;
+  for (const row of result.rows) {
+    lines.push(
+      `| ${row.flights} | ${row.range} | ${row.entries} | ${row.target} | ${(row.bodyBytes / 1024).toFixed(0)} KiB | ${ms(row.cpuMs)} ms | ${(row.cpuMs / limitOf(row, 'issue').cpuMs).toFixed(2)} | ${(row.cpuMs / limitOf(row, 'joined').cpuMs).toFixed(2)} | ${((row.cpuMs * 1000) / row.entries).toFixed(1)} µs | ${mib(row.allocatedBytes)} MiB | ${((row.allocatedBytes / row.entries) / 1024).toFixed(1)} KiB | ${row.scavenges.toFixed(1)} | ${ms(row.wallMs)} ms | ${row.load.toFixed(1)} |`,
+    );
+  }
+  lines.push(
+    '',
+    'The limit: one pass of BSON serialise + deserialise of the documents, then JSON.stringify of the answer (CPU and allocation medians). "issue": the documents issue 14 counted (flights, one count document per flight, airports, resources); "joined": what the request reads now (each flight with its count joined).',
+    '',
+    '| Flights | Range | Limit | Documents | BSON | JSON | Limit CPU | Limit allocation | Load |',
+    '|---|---|---|---|---|---|---|---|---|',
+  );
+  for (const limit of result.limits) {
+    lines.push(`| ${limit.flights} | ${limit.range} | ${limit.design} | ${limit.documents} | ${(limit.bsonBytes / 1024).toFixed(0)} KiB | ${(limit.jsonBytes / 1024).toFixed(0)} KiB | ${ms(limit.cpuMs)} ms | ${mib(limit.allocatedBytes)} MiB | ${limit.load.toFixed(1)} |`);
+  }
+  if (result.loadRows.length) {
+    lines.push(
+      '',
+      'Under concurrency (autocannon, a fixed number of requests per connection; server CPU and allocation divided by the requests sent; "not 200": stopped by a time limit):',
+      '',
+      '| Flights | Range | Target | Connections | p50 | p99 | Requests/s | Not 200 | CPU / request | Allocated / request | Peak RSS | Peak young generation | Load |',
+      '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    );
+    for (const row of result.loadRows) {
+      lines.push(
+        `| ${row.flights} | ${row.range} | ${row.target} | ${row.connections} | ${ms(row.p50Ms)} ms | ${ms(row.p99Ms)} ms | ${row.rps.toFixed(1)} | ${row.refused} | ${ms(row.cpuMsPerRequest)} ms | ${mib(row.allocatedBytesPerRequest)} MiB | ${mib(row.peakRssBytes)} MiB | ${mib(row.peakYoungBytes)} MiB | ${row.load.toFixed(1)} |`,
+      );
+    }
+  }
+  lines.push('', ...targetSummary(result));
   return lines.join('\n');
+}
+
+/** Issue 14's targets, read off the rows. */
+function targetSummary(result: TimelineBenchResult): string[] {
+  const find = (flights: number, range: string, target: string) => result.rows.find((row) => row.flights === flights && row.range === range && row.target === target);
+  const lines: string[] = ['Targets:'];
+  for (const target of ['GraphQL POST /graphql', 'REST facade GET']) {
+    for (const range of ['31 days', '1 day']) {
+      const row = find(5000, range, target);
+      const limit = result.limits.find((candidate) => candidate.flights === 5000 && candidate.range === range && candidate.design === 'issue');
+      if (row && limit) lines.push(`- ${target}, ${range}, 5,000 flights: ${(row.cpuMs / limit.cpuMs).toFixed(2)}× the limit in CPU (target ≤ 2×)`);
+    }
+    const small = find(5000, '31 days', target);
+    const large = find(20000, '31 days', target);
+    if (small && large) lines.push(`- ${target}, 31 days: CPU per entry at 20,000 / at 5,000 = ${(large.cpuMs / large.entries / (small.cpuMs / small.entries)).toFixed(2)} (target ≤ 1.2)`);
+  }
+  return lines;
 }
 
 if (require.main === module) {

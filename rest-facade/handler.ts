@@ -4,7 +4,9 @@ import type { Request, RequestHandler } from 'express';
 import { authenticationRequired } from '../src/auth';
 import type { GraphQLContext } from '../src/context';
 import { AppError, ErrorCode, type ErrorDetail } from '../src/errors';
-import { responseTooLarge, utf8Length } from '../src/graphql/execution-limits';
+import { responseTooLarge } from '../src/graphql/execution-limits';
+import { writeJsonToScratch } from '../src/shared/json-writer';
+import { ifNoneMatchNames, sendableScratch } from '../src/shared/response-encoding';
 import { sendError, toAppError } from './errors';
 import type { FacadeRoute } from './route';
 
@@ -64,13 +66,13 @@ export function facadeHandler<Data, Variables extends Record<string, unknown>>(
           return;
         }
       }
-      const body = JSON.stringify(route.toResponse(data as Data, req));
-      // The same cap as /graphql answers (RESPONSE_MAX_BYTES), measured on what is sent.
-      const { responseMaxBytes } = contextValue.config.limits;
-      const bytes = utf8Length(body);
-      if (bytes > responseMaxBytes) throw responseTooLarge(bytes, responseMaxBytes);
       for (const [name, value] of Object.entries(route.toHeaders?.(data as Data, extensions ?? {}) ?? {})) res.setHeader(name, value);
-      res.status(200).type('application/json').send(body);
+      // The same cap as /graphql answers (RESPONSE_MAX_BYTES), measured on what is sent. The JSON
+      // is written into scratch memory (src/shared/json-writer.ts) and sent (or compressed) at once.
+      const { responseMaxBytes } = contextValue.config.limits;
+      const body = writeJsonToScratch(route.toResponse(data as Data, req), responseMaxBytes);
+      if (!('bytes' in body)) throw responseTooLarge(body.byteLength, responseMaxBytes);
+      res.status(200).type('application/json').send(sendableScratch(res, body.bytes));
     } catch (error) {
       // An ETag describes the representation, never an error about it (an answer over the size cap).
       if (!res.headersSent) res.removeHeader('ETag');
@@ -89,17 +91,4 @@ function fromGraphQLError(error: GraphQLFormattedError, status: number | undefin
   const wanted = ['www-authenticate', 'allow', 'retry-after', 'etag'];
   const passHeaders = Object.fromEntries(Object.entries(headers).filter(([name]) => wanted.includes(name.toLowerCase())));
   return new AppError(known, error.message, { details, headers: passHeaders });
-}
-
-/**
- * RFC 9110 13.1.2: whether If-None-Match names the current representation (`*`, or any listed tag
- * equal to `etag` under weak comparison). Not Express's `req.fresh`: it ignores If-None-Match when
- * the request says `Cache-Control: no-cache`, which fetch() adds to every request that sets
- * If-None-Match itself, so browser and Node clients would never get their 304.
- */
-export function ifNoneMatchNames(header: string | undefined, etag: string): boolean {
-  if (header === undefined) return false;
-  if (header.trim() === '*') return true;
-  const opaque = etag.replace(/^W\//, '');
-  return (header.match(/(?:W\/)?"[^"]*"/g) ?? []).some((tag) => tag.replace(/^W\//, '') === opaque);
 }

@@ -1,30 +1,7 @@
 import type { Request } from 'express';
-import {
-  TimelineEventsDocument,
-  TimelineResourcesDocument,
-  type TimelineEntryFragment,
-} from '../src/graphql/generated/operations';
+import { TimelineLegacyEventsDocument, TimelineResourcesDocument } from '../src/graphql/generated/operations';
 import { readQueryParameters } from './query';
 import { defineRoute } from './route';
-
-/** A timeline entry exactly as the v0 contract names and orders its fields. */
-export function toLegacyTimelineEntry(entry: TimelineEntryFragment) {
-  return {
-    resourceId: entry.resourceId,
-    flight_id: entry.flightId,
-    flight_number: entry.flightNumber,
-    backgroundColor: entry.backgroundColor,
-    textColor: entry.textColor,
-    borderColor: entry.borderColor,
-    start: entry.start,
-    end: entry.end,
-    dep: entry.dep,
-    arr: entry.arr,
-    url: entry.url,
-    api_version: entry.apiVersion,
-    passengers: entry.passengers,
-  };
-}
 
 /** jQuery's and FullCalendar's cache buster (`_=<timestamp>`), accepted on every timeline route and ignored. */
 const CACHE_BUSTERS = ['_'];
@@ -40,16 +17,17 @@ export const timelineRoutes = [
   defineRoute({
     method: 'GET',
     path: '/calendar/timeline/event',
-    operation: TimelineEventsDocument,
+    // The operation's aliases give the entries the contract's names and order: its data is the body.
+    operation: TimelineLegacyEventsDocument,
     toVariables: (req) => ({ view: 'CALENDAR' as const, ...rangeVariables(req) }),
-    toResponse: (data) => data.timelineEvents.map(toLegacyTimelineEntry),
+    toResponse: (data) => data.timelineEvents,
   }),
   defineRoute({
     method: 'GET',
     path: '/resource/timeline/event',
-    operation: TimelineEventsDocument,
+    operation: TimelineLegacyEventsDocument,
     toVariables: (req) => ({ view: 'RESOURCE' as const, ...rangeVariables(req) }),
-    toResponse: (data) => data.timelineEvents.map(toLegacyTimelineEntry),
+    toResponse: (data) => data.timelineEvents,
   }),
   defineRoute({
     method: 'GET',

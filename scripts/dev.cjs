@@ -4,6 +4,8 @@ const { spawn } = require('node:child_process');
 const path = require('node:path');
 
 const root = path.resolve(__dirname, '..');
+/** The service's V8 flags, as `npm start` gives them (scripts/v8-flags.json). */
+const SERVICE_V8_FLAGS = require('./v8-flags.json').service;
 const tsc = spawn(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--watch', '--preserveWatchOutput'], {
   cwd: root,
   stdio: ['ignore', 'pipe', 'inherit'],
@@ -15,7 +17,7 @@ tsc.stdout.on('data', (chunk) => {
   if (/Found 0 errors/.test(String(chunk))) {
     const previous = service;
     const startService = () => {
-      service = spawn(process.execPath, ['--enable-source-maps', 'dist/src/main.js'], { cwd: root, stdio: 'inherit' });
+      service = spawn(process.execPath, ['--enable-source-maps', ...SERVICE_V8_FLAGS, 'dist/src/main.js'], { cwd: root, stdio: 'inherit' });
     };
     // The old service drains and frees the port before the new one listens.
     if (previous && previous.exitCode === null && previous.signalCode === null) {

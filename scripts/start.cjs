@@ -5,9 +5,10 @@
  * `npm ci`), then run the compiled entry point with the remaining arguments.
  *
  * Signals: package.json runs this file with `exec`, so npm's child is this node process itself
- * (without it, npm signals a `sh` that dies and leaves node running). The service then runs in this
- * process, so SIGTERM reaches its graceful shutdown directly; the compiler and the one-shot tools
- * run as child processes that receive every SIGTERM, SIGINT and SIGHUP this process gets, and this
+ * (without it, npm signals a `sh` that dies and leaves node running). The service runs in a node
+ * process started with its V8 flags (scripts/v8-flags.json): this one when they were given, else a
+ * child started with them; there SIGTERM reaches its graceful shutdown directly. The compiler, the
+ * one-shot tools and that child receive every SIGTERM, SIGINT and SIGHUP this process gets, and this
  * process exits only after them, with their status.
  */
 const { spawn } = require('node:child_process');
@@ -71,6 +72,17 @@ async function buildIfNeeded() {
   fs.writeFileSync(STAMP, new Date().toISOString());
 }
 
+/**
+ * V8 flags the service needs at start-up (scripts/v8-flags.json): a heap's young generation is
+ * sized when the process starts, so they cannot be set from inside it. Flags the operator set on
+ * the command line or in NODE_OPTIONS win; a flag of the list already present is not added again.
+ */
+function missingServiceFlags() {
+  const { service } = JSON.parse(fs.readFileSync(path.join(__dirname, 'v8-flags.json'), 'utf8'));
+  const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
+  return service.filter((flag) => !given.some((option) => option.split('=')[0] === flag.split('=')[0]));
+}
+
 async function main() {
   const [mode, ...rest] = process.argv.slice(2);
   const entry = ENTRIES[mode] ?? 'dist/src/main.js';
@@ -78,6 +90,11 @@ async function main() {
   if (ENTRIES[mode]) {
     // One-shot tools (and the engine) run as their own main module: they check require.main.
     process.exit(await run([path.join(root, entry), ...rest], process.cwd()));
+  }
+  const flags = missingServiceFlags();
+  if (flags.length > 0) {
+    // Started without them: run again with them (this process forwards signals and the exit status).
+    process.exit(await run([...flags, path.join(__dirname, 'start.cjs'), ...process.argv.slice(2)], process.cwd()));
   }
   // The service runs in this process so signals reach its own shutdown handlers directly.
   process.argv = [process.argv[0], path.join(root, entry), ...process.argv.slice(2)];

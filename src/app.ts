@@ -21,6 +21,7 @@ import { createServices, type Services } from './services';
 import { createSubscriptionServer } from './subscriptions/subscription-server';
 import { WebhookWorker } from './webhooks/webhook-worker';
 import { crossOrigin } from './shared/cors';
+import { encodeResponses } from './shared/response-encoding';
 import { boundedJsonBody, tokenBeforeMultipart } from './shared/json-body';
 import {
   MULTIPART_OVERHEAD_BYTES,
@@ -77,6 +78,8 @@ export async function createApp({ config, logger, database, devToken }: AppDeps)
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   app.set('query parser', 'simple');
+  // ETags, compression and the UTF-8 encoding of bodies: encodeResponses (src/shared/response-encoding.ts).
+  app.set('etag', false);
 
   app.use(
     pinoHttp({
@@ -92,6 +95,7 @@ export async function createApp({ config, logger, database, devToken }: AppDeps)
     }),
   );
 
+  app.use(encodeResponses());
   app.use(healthRouter(database));
   // GraphiQL from npm at /graphiql, for networks where Sandbox's CDN is out of reach.
   app.use(explorerRouter(config, devToken));

@@ -3,6 +3,7 @@ import { AirportService } from './airports/airport.service';
 import type { ChangeFeed } from './changes/change-event';
 import type { LiveChanges } from './changes/live-changes';
 import type { Config } from './config';
+import { serverTimeLimitMs } from './db/database';
 import type { Models } from './db/models';
 import { FlightService } from './flights/flight.service';
 import { PassengerListService } from './passengers/passenger-list.service';
@@ -32,7 +33,7 @@ export function createServices(connection: Connection, models: Models, config: C
     airports: new AirportService(models.airports),
     resources: new ResourceService(models.resources, models.counters),
     flights: new FlightService({ connection, ...models, publisher }),
-    timeline: new TimelineService({ ...models, countPassengers: (ids) => passengerLists.countsByFlight(ids), publicHost: config.publicHost }),
+    timeline: new TimelineService({ ...models, publicHost: config.publicHost, maxTimeMs: serverTimeLimitMs(config.database.operationTimeoutMs) }),
     passengerLists,
     passengerUploads: new PassengerUploadService({ flights: models.flights, limits: config.limits }),
     changes: changes.feed,

@@ -70,7 +70,7 @@ export async function openDatabase(config: Config, logger: Logger, options: Open
   connection.set('autoIndex', false);
   // Registered before createModels: connection plugins apply to the models defined afterwards.
   // A little under the client's wait, so a slow but live server answers MaxTimeMSExpired first.
-  connection.plugin(limitServerTime(Math.max(50, attemptMs - 250)));
+  connection.plugin(limitServerTime(serverTimeLimitMs(timeouts.operationTimeoutMs)));
   let closed = false;
   connection.on('disconnected', () => {
     if (!closed) logger.warn('database connection lost; the driver keeps retrying');
@@ -156,6 +156,15 @@ async function askTransactionSupport(connection: Connection, logger: Logger): Pr
     logger.warn({ err: { message: (error as Error).message } }, 'could not ask MongoDB whether it supports transactions');
     return undefined;
   }
+}
+
+/**
+ * The `maxTimeMS` sent with reads: a little under one attempt's share of DB_OPERATION_TIMEOUT_MS
+ * (an attempt and its retry share the budget), so a slow but live server answers MaxTimeMSExpired
+ * before the client gives up. Exported for reads sent as commands (src/timeline/one-reply-aggregate.ts).
+ */
+export function serverTimeLimitMs(operationTimeoutMs: number): number {
+  return Math.max(50, Math.floor(operationTimeoutMs / 2) - 250);
 }
 
 const READS: MongooseQueryMiddleware[] = ['find', 'findOne', 'countDocuments', 'distinct', 'findOneAndUpdate', 'findOneAndDelete', 'findOneAndReplace'];

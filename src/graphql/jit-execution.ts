@@ -4,6 +4,8 @@ import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { LRUCache } from 'lru-cache';
 import type { GraphQLContext } from '../context';
 import { ErrorCode } from '../errors';
+import { EXACTLY_TYPED_OUTPUT_TYPES } from '../timeline/timeline-event.type';
+import { leavesAreTrusted } from './trusted-leaves';
 
 /** Bounds of the compiled-query cache. */
 export interface JitCacheOptions {
@@ -17,6 +19,7 @@ export interface JitCacheOptions {
 
 export const DEFAULT_JIT_CACHE: JitCacheOptions = { maxEntries: 200, maxTotalChars: 2_000_000, maxDocumentChars: 20_000 };
 
+
 type FormatError = (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
 
 /**
@@ -28,7 +31,12 @@ type FormatError = (formatted: GraphQLFormattedError, error: unknown) => GraphQL
  * grow memory. Everything else runs through Apollo's own executor. Errors are formatted here, as
  * Apollo would, rather than by running the query a second time.
  */
-export function jitExecutionPlugin(schema: GraphQLSchema, formatError: FormatError, options: JitCacheOptions = DEFAULT_JIT_CACHE): ApolloServerPlugin<GraphQLContext> {
+export function jitExecutionPlugin(
+  schema: GraphQLSchema,
+  formatError: FormatError,
+  options: JitCacheOptions = DEFAULT_JIT_CACHE,
+  trustedTypes: ReadonlySet<string> = new Set(EXACTLY_TYPED_OUTPUT_TYPES),
+): ApolloServerPlugin<GraphQLContext> {
   const compiled = new LRUCache<string, CompiledQuery | false>({
     max: options.maxEntries,
     maxSize: options.maxTotalChars,
@@ -50,7 +58,8 @@ export function jitExecutionPlugin(schema: GraphQLSchema, formatError: FormatErr
               return null;
             }
             seen.delete(key);
-            const result = compileQuery(schema, document, operationName ?? undefined);
+            const trusted = leavesAreTrusted(schema, document, trustedTypes);
+            const result = compileQuery(schema, document, operationName ?? undefined, trusted ? { disableLeafSerialization: true } : undefined);
             query = isCompiledQuery(result) ? result : false;
             compiled.set(key, query);
           }

@@ -1,9 +1,17 @@
 // Zone offsets change on quarter-hour boundaries of UTC (Lord Howe Island's at :30, for one).
 const BUCKET_MS = 15 * 60_000;
+const MINUTE_MS = 60_000;
+const DAY_MS = 24 * 60 * MINUTE_MS;
+/** Entries kept per cache before it is emptied (a year of quarter hours is 35,040). */
+const CACHE_LIMIT = 100_000;
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
-/** UTC offset in ms of a zone during one UTC quarter hour, keyed `zone|bucket`. */
-const offsets = new Map<string, number>();
+/** Per zone: UTC offset in ms during each UTC quarter hour (numeric keys: no key string per call). */
+const offsetsByZone = new Map<string, Map<number, number>>();
+/** `YYYY-MM-DD ` of a local day number (days since 1970-01-01), and `HH:MM` of each minute of a day. */
+const dayPrefixes = new Map<number, string>();
+const pad = (value: number) => (value < 10 ? `0${value}` : String(value));
+const TIMES_OF_DAY = Array.from({ length: 24 * 60 }, (_, minute) => `${pad(Math.floor(minute / 60))}:${pad(minute % 60)}`);
 
 function formatterFor(timezone: string): Intl.DateTimeFormat {
   let formatter = formatters.get(timezone);
@@ -24,30 +32,42 @@ function formatterFor(timezone: string): Intl.DateTimeFormat {
 
 /** The zone's offset from UTC at `instant`, read from Intl once per zone and UTC quarter hour. */
 function offsetAt(instant: number, timezone: string): number {
+  let offsets = offsetsByZone.get(timezone);
+  if (!offsets) offsetsByZone.set(timezone, (offsets = new Map()));
   const bucket = Math.floor(instant / BUCKET_MS);
-  const key = `${timezone}|${bucket}`;
-  let offset = offsets.get(key);
+  let offset = offsets.get(bucket);
   if (offset === undefined) {
     const at = bucket * BUCKET_MS;
     const parts: Record<string, number> = {};
     for (const part of formatterFor(timezone).formatToParts(at)) parts[part.type] = Number(part.value);
     const wall = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute);
     offset = wall - at;
-    if (offsets.size > 100_000) offsets.clear();
-    offsets.set(key, offset);
+    if (offsets.size > CACHE_LIMIT) offsets.clear();
+    offsets.set(bucket, offset);
   }
   return offset;
 }
 
-const pad = (value: number) => (value < 10 ? `0${value}` : String(value));
+function dayPrefix(day: number): string {
+  let prefix = dayPrefixes.get(day);
+  if (prefix === undefined) {
+    const date = new Date(day * DAY_MS);
+    prefix = `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())} `;
+    if (dayPrefixes.size > CACHE_LIMIT) dayPrefixes.clear();
+    dayPrefixes.set(day, prefix);
+  }
+  return prefix;
+}
 
 /**
  * The wall-clock time of `instant` in `timezone`, as `YYYY-MM-DD HH:MM` (the legacy timeline
- * format). Zone rules come from Intl; offsets are cached per zone and UTC quarter hour, because a
- * timeline formats thousands of these per request.
+ * format). Zone rules come from Intl; offsets are cached per zone and UTC quarter hour, the date
+ * part per day and the time part per minute, because a timeline formats thousands of these per
+ * request and each call should cost one short string.
  */
 export function formatLocalDateTime(instant: Date, timezone: string): string {
   const time = instant.getTime();
-  const local = new Date(time + offsetAt(time, timezone));
-  return `${local.getUTCFullYear()}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())} ${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}`;
+  const local = time + offsetAt(time, timezone);
+  const day = Math.floor(local / DAY_MS);
+  return dayPrefix(day) + TIMES_OF_DAY[Math.floor((local - day * DAY_MS) / MINUTE_MS)];
 }

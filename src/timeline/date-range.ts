@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { DateTime, IANAZone } from 'luxon';
 import { invalidInput, type ErrorDetail } from '../errors';
 
@@ -38,6 +39,19 @@ export function resolveTimeZone(requested: string | null | undefined, serviceZon
  * parameter; all are reported together.
  */
 export function parseDateRange(start: unknown, end: unknown, timezone: string): InstantRange {
+  // Calendars ask for the same few ranges over and over, and each is read twice (cost estimate, resolver).
+  const key = typeof start === 'string' && typeof end === 'string' && start.length <= 40 && end.length <= 40 ? JSON.stringify([start, end, timezone]) : undefined;
+  const known = key === undefined ? undefined : parsedRanges.get(key);
+  if (known) return { from: new Date(known.from), to: new Date(known.to) };
+  const range = parseDateRangeOnce(start, end, timezone);
+  if (key !== undefined) parsedRanges.set(key, { from: range.from.getTime(), to: range.to.getTime() });
+  return range;
+}
+
+/** Valid ranges already read, as instants (errors are not kept: they are rare and cheap to redo). */
+const parsedRanges = new LRUCache<string, { from: number; to: number }>({ max: 1000 });
+
+function parseDateRangeOnce(start: unknown, end: unknown, timezone: string): InstantRange {
   const problems: ErrorDetail[] = [];
   const from = parseBound('start', start, timezone, problems);
   const until = parseBound('end', end, timezone, problems);

@@ -14,6 +14,13 @@ registerEnumType(TimelineView, {
   },
 });
 
+/**
+ * Output types whose every scalar field TimelineService builds with exactly its GraphQL type
+ * (numbers for Int, strings for String), so compiled queries may skip leaf serialisation on them
+ * (src/graphql/trusted-leaves.ts). Add a type here only under the same guarantee.
+ */
+export const EXACTLY_TYPED_OUTPUT_TYPES = ['TimelineEvent', 'TimelineAirport'] as const;
+
 @ObjectType({ description: 'An airport as a timeline entry shows it (the legacy `dep` and `arr` objects).', simpleResolvers: true })
 export class TimelineAirport {
   @Field({ description: 'Four-letter ICAO airport code.' })

@@ -1,9 +1,13 @@
+import type { PipelineStage } from 'mongoose';
 import type { AirportDocument, AirportModel } from '../airports/airport.model';
 import { FLIGHT_PROJECTION, overlapFilter } from '../flights/flight.service';
 import type { FlightDocument, FlightModel } from '../flights/flight.model';
+import { passengerCountLookup, passengerCountOf, type JoinedPassengerCount } from '../passengers/passenger-count.pipeline';
+import type { PassengerListModel } from '../passengers/passenger-list.model';
 import { FALLBACK_COLOURS, type ResourceDocument, type ResourceModel } from '../resources/resource.model';
 import { formatLocalDateTime } from '../shared/local-time';
 import type { InstantRange } from './date-range';
+import { mapAggregateInOneReply } from './one-reply-aggregate';
 import { TimelineView } from './timeline-event.type';
 
 export const API_VERSION = 'v0';
@@ -35,10 +39,18 @@ export interface TimelineServiceDeps {
   flights: FlightModel;
   airports: AirportModel;
   resources: ResourceModel;
-  /** Passenger counts of many flights in one query (the passenger-list service's). */
-  countPassengers(flightIds: readonly number[]): Promise<Map<number, number>>;
+  /** Only its collection is named: the passenger counts are read by the flights' aggregate. */
+  passengerLists: PassengerListModel;
   publicHost: string;
+  /** The server's time limit for the flights' aggregate, as every other read gets it (src/db/database.ts). */
+  maxTimeMs: number;
 }
+
+/** A flight as the timeline's aggregate returns it: the fields an entry shows, and its passenger count. */
+type TimelineFlight = Pick<FlightDocument, 'flightId' | 'flightNumber' | 'resourceId' | 'departure' | 'arrival' | 'colours'> & { passengerList: JoinedPassengerCount };
+
+/** A colour the flight does not set (colours are CSS names, never empty): its resource's, filled in once the resources are read. */
+const RESOURCE_COLOUR = '';
 
 const SORT_BY_VIEW = {
   [TimelineView.CALENDAR]: { 'departure.at': 1, flightId: 1 },
@@ -46,8 +58,8 @@ const SORT_BY_VIEW = {
 } as const;
 
 /**
- * Builds timeline entries in four database round trips whatever the number of flights: the
- * flights, then their airports, resources and passenger counts in parallel.
+ * Builds timeline entries in three database round trips whatever the number of flights: the
+ * flights with their passenger counts (one aggregate), then their airports and resources in parallel.
  */
 export class TimelineService {
   constructor(private readonly deps: TimelineServiceDeps) {}
@@ -57,61 +69,63 @@ export class TimelineService {
    * on one axis, so airport-local ends would put a westbound arrival before its departure.
    */
   async events(view: TimelineView, range: InstantRange, timeZone: string): Promise<TimelineEventData[]> {
-    const flights = await this.deps.flights
-      .find(overlapFilter(range), FLIGHT_PROJECTION)
-      .sort(SORT_BY_VIEW[view])
-      .lean<FlightDocument[]>()
-      .exec();
-    if (flights.length === 0) return [];
-
-    const icaos = new Set<string>();
-    const resourceIds = new Set<number>();
-    const flightIds: number[] = [];
-    for (const flight of flights) {
-      icaos.add(flight.departure.icao).add(flight.arrival.icao);
-      resourceIds.add(flight.resourceId);
-      flightIds.push(flight.flightId);
-    }
-    const [airports, resources, countByFlight] = await Promise.all([
-      this.deps.airports.find({ icao: { $in: [...icaos] } }, { _id: 0, icao: 1, iata: 1, city: 1, country: 1, countryTag: 1 }).lean<AirportDocument[]>().exec(),
-      this.deps.resources.find({ resourceId: { $in: [...resourceIds] } }, { _id: 0, resourceId: 1, colours: 1 }).lean<ResourceDocument[]>().exec(),
-      this.deps.countPassengers(flightIds),
-    ]);
-
-    const airportByIcao = new Map(airports.map((airport) => [airport.icao, airport]));
-    const timelineAirports = new Map<string, TimelineAirportData>();
-    const timelineAirport = (icao: string): TimelineAirportData => {
-      let entry = timelineAirports.get(icao);
-      if (!entry) {
-        const airport = airportByIcao.get(icao);
-        entry = airport
-          ? { icao, iata: airport.iata, country: `${airport.country} (${airport.countryTag ?? ''})`, city: airport.city }
-          : { icao, iata: '', country: ' ()', city: '' };
-        timelineAirports.set(icao, entry);
-      }
-      return entry;
+    const pipeline: PipelineStage[] = [
+      { $match: overlapFilter(range) },
+      { $sort: SORT_BY_VIEW[view] },
+      { $project: FLIGHT_PROJECTION },
+      passengerCountLookup(this.deps.passengerLists.collection.collectionName, 'flightId', 'passengerList'),
+    ];
+    // Each flight becomes its entry as it is decoded (no decoded flight outlives its entry). What
+    // comes from other collections is filled in afterwards: airports in the one object each entry
+    // of that airport shares, resource colours where the flight has none of its own.
+    const airportsByIcao = new Map<string, TimelineAirportData>();
+    const airportOf = (icao: string): TimelineAirportData => {
+      let airport = airportsByIcao.get(icao);
+      if (!airport) airportsByIcao.set(icao, (airport = { icao, iata: '', country: ' ()', city: '' }));
+      return airport;
     };
-    const coloursByResource = new Map(resources.map((resource) => [resource.resourceId, resource.colours]));
+    const resourceIds = new Set<number>();
     const url = this.deps.publicHost;
-
-    return flights.map((flight) => {
-      const defaults = coloursByResource.get(flight.resourceId) ?? FALLBACK_COLOURS;
+    const entries = await mapAggregateInOneReply(this.deps.flights, pipeline, this.deps.maxTimeMs, (flight: TimelineFlight): TimelineEventData => {
+      resourceIds.add(flight.resourceId);
       const own = flight.colours;
       return {
         resourceId: flight.resourceId,
         flightId: flight.flightId,
         flightNumber: flight.flightNumber,
-        backgroundColor: own?.background ?? defaults.background,
-        textColor: own?.text ?? defaults.text,
-        borderColor: own?.border ?? defaults.border,
+        backgroundColor: own?.background ?? RESOURCE_COLOUR,
+        textColor: own?.text ?? RESOURCE_COLOUR,
+        borderColor: own?.border ?? RESOURCE_COLOUR,
         start: formatLocalDateTime(flight.departure.at, timeZone),
         end: formatLocalDateTime(flight.arrival.at, timeZone),
-        dep: timelineAirport(flight.departure.icao),
-        arr: timelineAirport(flight.arrival.icao),
+        dep: airportOf(flight.departure.icao),
+        arr: airportOf(flight.arrival.icao),
         url,
         apiVersion: API_VERSION,
-        passengers: countByFlight.get(flight.flightId) ?? 0,
+        passengers: passengerCountOf(flight.passengerList),
       };
     });
+    if (entries.length === 0) return [];
+
+    const [airports, resources] = await Promise.all([
+      this.deps.airports.find({ icao: { $in: [...airportsByIcao.keys()] } }, { _id: 0, icao: 1, iata: 1, city: 1, country: 1, countryTag: 1 }).lean<AirportDocument[]>().exec(),
+      this.deps.resources.find({ resourceId: { $in: [...resourceIds] } }, { _id: 0, resourceId: 1, colours: 1 }).lean<ResourceDocument[]>().exec(),
+    ]);
+    for (const airport of airports) {
+      const shown = airportsByIcao.get(airport.icao);
+      if (!shown) continue;
+      shown.iata = airport.iata;
+      shown.country = `${airport.country} (${airport.countryTag ?? ''})`;
+      shown.city = airport.city;
+    }
+    const coloursByResource = new Map(resources.map((resource) => [resource.resourceId, resource.colours]));
+    for (const entry of entries) {
+      if (entry.backgroundColor !== RESOURCE_COLOUR && entry.textColor !== RESOURCE_COLOUR && entry.borderColor !== RESOURCE_COLOUR) continue;
+      const defaults = coloursByResource.get(entry.resourceId) ?? FALLBACK_COLOURS;
+      if (entry.backgroundColor === RESOURCE_COLOUR) entry.backgroundColor = defaults.background;
+      if (entry.textColor === RESOURCE_COLOUR) entry.textColor = defaults.text;
+      if (entry.borderColor === RESOURCE_COLOUR) entry.borderColor = defaults.border;
+    }
+    return entries;
   }
 }

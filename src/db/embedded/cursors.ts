@@ -1,6 +1,7 @@
-import { calculateObjectSize, Long, type Document } from 'bson';
+import { Long, type Document } from 'bson';
 import { CommandError, ErrorCode } from './errors';
 import type { Projector } from './projection';
+import { BatchWriter, type SerializedBatch } from './wire-protocol';
 
 /** MongoDB caps a batch at 16 MiB of documents whatever the batch size. */
 const MAX_BATCH_BYTES = 16 * 1024 * 1024;
@@ -17,13 +18,13 @@ interface OpenCursor {
 }
 
 export interface CursorReply {
-  cursor: { firstBatch?: Document[]; nextBatch?: Document[]; id: Long; ns: string };
+  cursor: { firstBatch?: SerializedBatch; nextBatch?: SerializedBatch; id: Long; ns: string };
   ok: 1;
 }
 
 /**
  * Server-side cursors over already computed results. Results are references to stored documents
- * (never mutated), projected batch by batch, so a cursor costs one array of pointers.
+ * (never mutated), projected and serialised batch by batch, so a cursor costs one array of pointers.
  */
 export class CursorRegistry {
   private readonly cursors = new Map<number, OpenCursor>();
@@ -71,18 +72,19 @@ export class CursorRegistry {
     clearInterval(this.sweeper);
   }
 
-  private takeBatch(cursor: OpenCursor, batchSize: number): Document[] {
-    const batch: Document[] = [];
-    let bytes = 0;
+  /** The next documents, serialised as they are taken: each document's bytes are written once, and the 16 MiB limit is measured on them. */
+  private takeBatch(cursor: OpenCursor, batchSize: number): SerializedBatch {
+    const batch = new BatchWriter();
     while (batch.length < batchSize && cursor.position < cursor.documents.length) {
       const stored = cursor.documents[cursor.position];
-      const document = cursor.project ? cursor.project(stored) : stored;
-      bytes += calculateObjectSize(document);
-      if (batch.length > 0 && bytes > MAX_BATCH_BYTES) break;
-      batch.push(document);
+      batch.append(cursor.project ? cursor.project(stored) : stored);
+      if (batch.length > 1 && batch.documentBytes > MAX_BATCH_BYTES) {
+        batch.dropLast();
+        break;
+      }
       cursor.position += 1;
     }
-    return batch;
+    return batch.finish();
   }
 
   private closeIdle(): void {

@@ -7,9 +7,32 @@ import { isPlainObject, setOwn } from './bson-values';
  * the path contributes its elements (an empty array contributes nothing).
  */
 export function collectPathValues(document: unknown, path: string): unknown[] {
-  const out: unknown[] = [];
-  collectInto(document, path.split('.'), 0, out);
-  return out;
+  const segments = segmentsOf(path);
+  // Most paths cross no array: walk them without the general recursion.
+  let current: unknown = document;
+  for (let depth = 0; depth < segments.length; depth += 1) {
+    if (Array.isArray(current)) {
+      const out: unknown[] = [];
+      collectInto(document, segments, 0, out);
+      return out;
+    }
+    if (!isPlainObject(current)) return [];
+    current = current[segments[depth]];
+  }
+  if (current === undefined) return [];
+  return Array.isArray(current) ? [...current] : [current];
+}
+
+const segmentCache = new Map<string, string[]>();
+
+/** A path's segments, split once per path rather than once per document (the cache is emptied when it grows large). */
+export function segmentsOf(path: string): string[] {
+  let segments = segmentCache.get(path);
+  if (segments === undefined) {
+    if (segmentCache.size >= 10_000) segmentCache.clear();
+    segmentCache.set(path, (segments = path.split('.')));
+  }
+  return segments;
 }
 
 /**

@@ -55,9 +55,11 @@ function planForCondition(index: CollectionIndex, condition: unknown): Plan | un
   if (index.multikey && lower && upper) upper = undefined;
   const rankOfBound = typeRank((lower ?? upper)!.value);
   if (lower && upper && typeRank(upper.value) !== rankOfBound) return undefined;
+  const withinType = (value: unknown) => typeRank(value) === rankOfBound;
   return {
     rank: 4,
-    keys: () => new Set(index.lookupRange(lower, upper, (value) => typeRank(value) === rankOfBound)),
+    // A document holds one entry in an index that is not multikey: the range has no duplicate to drop.
+    keys: () => (index.multikey ? new Set(index.lookupRange(lower, upper, withinType)) : index.lookupRange(lower, upper, withinType)),
   };
 }
 
@@ -94,8 +96,13 @@ export function candidateDocuments(collection: Collection, filter: Document | un
   return resolveKeys(collection, plan.keys());
 }
 
+/**
+ * The documents of the keys, read as the keys come (an index range is walked once, not copied into
+ * an array first). The caller consumes the whole result before anything can change the collection:
+ * command handlers run synchronously.
+ */
 function* resolveKeys(collection: Collection, keys: Iterable<string>): Generator<Document> {
-  for (const key of [...keys]) {
+  for (const key of keys) {
     const document = collection.documents.get(key);
     if (document) yield document;
   }

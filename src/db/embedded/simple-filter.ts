@@ -14,24 +14,39 @@ type ValuePredicate = (values: unknown[]) => boolean;
  * by a different array element; comparisons only hold within one BSON type class.
  */
 export function compileSimpleFilter(filter: Document): ((document: Document) => boolean) | undefined {
-  const checks: Array<{ path: string; test: ValuePredicate }> = [];
+  const checks: Array<{ path: string; segments: string[]; test: ValuePredicate }> = [];
   for (const [path, condition] of Object.entries(filter)) {
     if (path.startsWith('$') || path.length === 0) return undefined;
     const test = compileCondition(condition);
     if (!test) return undefined;
-    checks.push({ path, test });
+    checks.push({ path, segments: path.split('.'), test });
   }
-  return (document) => checks.every(({ path, test }) => test(valuesAt(document, path)));
+  return (document) => {
+    for (const { path, segments, test } of checks) if (!test(valuesAt(document, path, segments))) return false;
+    return true;
+  };
 }
 
 const NO_VALUES: unknown[] = [];
+/**
+ * The one value a path reached, handed to a predicate without an array of its own (a filter runs
+ * on thousands of documents a query). Predicates read it at once and keep no reference, and
+ * matching is synchronous, so one array serves every call.
+ */
+const ONE_VALUE: unknown[] = [undefined];
 
-/** The values a path reaches; top-level fields (the common case) skip the general path walk. */
-function valuesAt(document: Document, path: string): unknown[] {
-  if (path.includes('.')) return collectPathValues(document, path);
-  const value = document[path];
-  if (value === undefined) return NO_VALUES;
-  return Array.isArray(value) ? value : [value];
+/** The values a path reaches; a path that meets no array (the common case) allocates nothing. */
+function valuesAt(document: Document, path: string, segments: string[]): unknown[] {
+  let current: unknown = document;
+  for (let depth = 0; depth < segments.length; depth += 1) {
+    if (Array.isArray(current)) return collectPathValues(document, path);
+    if (!isPlainObject(current)) return NO_VALUES;
+    current = current[segments[depth]];
+  }
+  if (current === undefined) return NO_VALUES;
+  if (Array.isArray(current)) return current;
+  ONE_VALUE[0] = current;
+  return ONE_VALUE;
 }
 
 function isSimpleScalar(value: unknown): boolean {

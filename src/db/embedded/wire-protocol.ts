@@ -1,4 +1,4 @@
-import { deserialize, serialize, type Document } from 'bson';
+import { calculateObjectSize, deserialize, serialize, serializeWithBufferAndIndex, type Document } from 'bson';
 import { retypeCommand } from './numeric-types';
 
 /** MongoDB wire protocol opcodes the engine speaks. */
@@ -107,31 +107,168 @@ function decodeMsg(frame: Buffer, header: MessageHeader, frameEnd: number): Requ
   return { kind: 'msg', header, command: retypeCommand(body), moreToCome: (flags & MSG_MORE_TO_COME) !== 0 };
 }
 
-function header(length: number, requestId: number, responseTo: number, opCode: number): Buffer {
-  const buffer = Buffer.alloc(HEADER_BYTES);
-  buffer.writeInt32LE(length, 0);
-  buffer.writeInt32LE(requestId, 4);
-  buffer.writeInt32LE(responseTo, 8);
-  buffer.writeInt32LE(opCode, 12);
-  return buffer;
+/**
+ * A cursor batch already in BSON: the elements of the batch array (`0x03`, the index as a key,
+ * the document), without the array's length prefix and terminator. Cursors serialise each
+ * document once, as they take it into a batch, measuring the 16 MiB batch limit on the bytes
+ * written, instead of sizing every document first and serialising the whole reply afterwards.
+ */
+export class SerializedBatch {
+  constructor(
+    /** Documents in the batch. */
+    readonly length: number,
+    readonly elements: Buffer,
+  ) {}
 }
 
-/** OP_MSG reply: flags 0, one kind-0 section. */
+/** Scratch space batches are serialised into, grown to the largest batch met and reused (commands run one at a time). */
+let scratch = Buffer.allocUnsafeSlow(1024 * 1024);
+
+/** Writes documents into a batch one at a time; the last one can be taken back (it went over the batch limit). */
+export class BatchWriter {
+  private count = 0;
+  private offset = 0;
+  private lastStart = 0;
+  private lastDocumentBytes = 0;
+  /** Bytes of the documents written, keys and element types excluded (what MongoDB's batch limit counts). */
+  documentBytes = 0;
+
+  get length(): number {
+    return this.count;
+  }
+
+  append(document: Document): void {
+    this.lastStart = this.offset;
+    let at = this.writeKey(this.offset);
+    for (;;) {
+      try {
+        const end = serializeWithBufferAndIndex(document, scratch, { index: at }) + 1;
+        this.lastDocumentBytes = end - at;
+        at = end;
+        break;
+      } catch (error) {
+        // Too small for this document: the copy out of bson's own buffer failed. Grow and write it again.
+        if (!(error instanceof RangeError)) throw error;
+        const needed = at + calculateObjectSize(document);
+        if (needed <= scratch.length) throw error;
+        this.grow(needed);
+        at = this.writeKey(this.lastStart);
+      }
+    }
+    this.offset = at;
+    this.documentBytes += this.lastDocumentBytes;
+    this.count += 1;
+  }
+
+  dropLast(): void {
+    this.offset = this.lastStart;
+    this.documentBytes -= this.lastDocumentBytes;
+    this.count -= 1;
+  }
+
+  /** The batch, copied out of the scratch space (the reply is encoded later, after other commands may have run). */
+  finish(): SerializedBatch {
+    const elements = Buffer.allocUnsafe(this.offset);
+    scratch.copy(elements, 0, 0, this.offset);
+    return new SerializedBatch(this.count, elements);
+  }
+
+  /** Writes the element type and the array index key; returns where the document starts. */
+  private writeKey(at: number): number {
+    // The index in decimal ASCII, written digit by digit (no string, no call out of JavaScript).
+    let digits = 1;
+    for (let power = 10; power <= this.count; power *= 10) digits += 1;
+    if (at + digits + 2 > scratch.length) this.grow(at + digits + 2);
+    scratch[at] = 0x03;
+    for (let rest = this.count, i = digits; i > 0; i -= 1, rest = Math.floor(rest / 10)) scratch[at + i] = 0x30 + (rest % 10);
+    scratch[at + digits + 1] = 0;
+    return at + digits + 2;
+  }
+
+  private grow(needed: number): void {
+    const grown = Buffer.allocUnsafeSlow(Math.max(needed, scratch.length * 2));
+    scratch.copy(grown, 0, 0, this.offset);
+    scratch = grown;
+  }
+}
+
+/** A command reply as BSON; a cursor's SerializedBatch is written as it is, around the rest of the reply. */
+function serializeReply(reply: Document): { length: number; writeInto(target: Buffer, offset: number): void } {
+  const cursor: unknown = reply.cursor;
+  const batchField = isCursorWithBatch(cursor) ? (cursor.firstBatch instanceof SerializedBatch ? 'firstBatch' : 'nextBatch') : undefined;
+  if (!batchField) {
+    const bytes = serialize(reply);
+    return { length: bytes.length, writeInto: (target, offset) => target.set(bytes, offset) };
+  }
+  const { [batchField]: batch, ...cursorRest } = cursor as Document & Record<typeof batchField, SerializedBatch>;
+  const { cursor: _cursor, ...replyRest } = reply;
+  // The other fields as serialised documents, whose elements are copied between a new length and terminator.
+  const cursorFields = serialize(cursorRest);
+  const replyFields = serialize(replyRest);
+  const arrayLength = 4 + batch.elements.length + 1;
+  const cursorLength = 4 + (1 + batchField.length + 1 + arrayLength) + (cursorFields.length - 5) + 1;
+  const length = 4 + (1 + 'cursor'.length + 1 + cursorLength) + (replyFields.length - 5) + 1;
+  return {
+    length,
+    writeInto(target, offset) {
+      let at = offset;
+      at = target.writeInt32LE(length, at);
+      at = writeElementHeader(target, at, 0x03, 'cursor');
+      at = target.writeInt32LE(cursorLength, at);
+      at = writeElementHeader(target, at, 0x04, batchField);
+      at = target.writeInt32LE(arrayLength, at);
+      at += batch.elements.copy(target, at);
+      target[at++] = 0;
+      target.set(cursorFields.subarray(4, cursorFields.length - 1), at);
+      at += cursorFields.length - 5;
+      target[at++] = 0;
+      target.set(replyFields.subarray(4, replyFields.length - 1), at);
+      at += replyFields.length - 5;
+      target[at] = 0;
+    },
+  };
+}
+
+function isCursorWithBatch(cursor: unknown): cursor is Document {
+  return cursor !== null && typeof cursor === 'object' && ((cursor as Document).firstBatch instanceof SerializedBatch || (cursor as Document).nextBatch instanceof SerializedBatch);
+}
+
+function writeElementHeader(target: Buffer, at: number, type: number, name: string): number {
+  target[at] = type;
+  const written = target.write(name, at + 1, 'utf8');
+  target[at + 1 + written] = 0;
+  return at + written + 2;
+}
+
+function writeHeader(frame: Buffer, length: number, requestId: number, responseTo: number, opCode: number): void {
+  frame.writeInt32LE(length, 0);
+  frame.writeInt32LE(requestId, 4);
+  frame.writeInt32LE(responseTo, 8);
+  frame.writeInt32LE(opCode, 12);
+}
+
+/** OP_MSG reply: flags 0, one kind-0 section; the frame is allocated once and the body written into it. */
 export function encodeMsgReply(requestId: number, responseTo: number, document: Document): Buffer {
-  const body = serialize(document);
+  const body = serializeReply(document);
   const length = HEADER_BYTES + 4 + 1 + body.length;
-  const prefix = Buffer.alloc(5);
-  return Buffer.concat([header(length, requestId, responseTo, OpCode.MSG), prefix, body], length);
+  const frame = Buffer.allocUnsafe(length);
+  writeHeader(frame, length, requestId, responseTo, OpCode.MSG);
+  frame.writeUInt32LE(0, HEADER_BYTES);
+  frame[HEADER_BYTES + 4] = 0;
+  body.writeInto(frame, HEADER_BYTES + 5);
+  return frame;
 }
 
 /** OP_REPLY to a legacy OP_QUERY: one document, no cursor. */
 export function encodeLegacyReply(requestId: number, responseTo: number, document: Document, queryFailure = false): Buffer {
-  const body = serialize(document);
+  const body = serializeReply(document);
   const length = HEADER_BYTES + 20 + body.length;
-  const fields = Buffer.alloc(20);
-  fields.writeInt32LE(REPLY_AWAIT_CAPABLE | (queryFailure ? 2 : 0), 0);
-  fields.writeBigInt64LE(0n, 4);
-  fields.writeInt32LE(0, 12);
-  fields.writeInt32LE(1, 16);
-  return Buffer.concat([header(length, requestId, responseTo, OpCode.REPLY), fields, body], length);
+  const frame = Buffer.allocUnsafe(length);
+  writeHeader(frame, length, requestId, responseTo, OpCode.REPLY);
+  frame.writeInt32LE(REPLY_AWAIT_CAPABLE | (queryFailure ? 2 : 0), HEADER_BYTES);
+  frame.writeBigInt64LE(0n, HEADER_BYTES + 4);
+  frame.writeInt32LE(0, HEADER_BYTES + 12);
+  frame.writeInt32LE(1, HEADER_BYTES + 16);
+  body.writeInto(frame, HEADER_BYTES + 20);
+  return frame;
 }

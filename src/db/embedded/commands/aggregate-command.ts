@@ -3,6 +3,8 @@ import { cloneValue, isPlainObject } from '../bson-values';
 import type { CommandHandler } from '../command-context';
 import { CommandError, ErrorCode, unsupportedFeature } from '../errors';
 import { engineAggregator, isKnownStage } from '../mingo-context';
+import { isPlainProjection, lookupByEquality } from '../lookup-stage';
+import { compileProjection } from '../projection';
 import { findMatchingDocuments, inHintedOrder, prepareFilter, sortDocuments } from '../query-execution';
 import { arrayArgument, assertHintExists, documentArgument, letVariables } from './arguments';
 
@@ -28,8 +30,9 @@ function mayMutate(stage: Document, name: string): boolean {
 }
 
 /**
- * `aggregate` through mingo. A leading `$match` runs here first so it can use indexes; the rest
- * of the pipeline runs in mingo. Documents are deep-copied only when a stage may write into them.
+ * `aggregate`. A leading `$match` (through indexes) and `$sort`, then equality `$lookup`s and plain
+ * `$project`s, run here; the rest of the pipeline runs in mingo. Documents are deep-copied only
+ * when a mingo stage may write into them.
  */
 const aggregate: CommandHandler = ({ engine, body, database }) => {
   const pipeline = arrayArgument(body, 'pipeline', 'aggregate') as Document[];
@@ -43,7 +46,6 @@ const aggregate: CommandHandler = ({ engine, body, database }) => {
     if (UNSUPPORTED_STAGES.has(name)) throw unsupportedFeature(`The ${name} aggregation stage`);
     if (!isKnownStage(name)) throw new CommandError(ErrorCode.UnrecognizedPipelineStage, `Unrecognized pipeline stage name: '${name}'`);
   }
-  const mutates = pipeline.some((stage, i) => mayMutate(stage, names[i]));
 
   const collectionName = typeof body.aggregate === 'string' ? body.aggregate : undefined;
   const collection = collectionName ? engine.storage.getCollection(database, collectionName) : undefined;
@@ -67,6 +69,20 @@ const aggregate: CommandHandler = ({ engine, body, database }) => {
     if (limit !== undefined) input = input.slice(0, limit);
     remaining = remaining.slice(limit !== undefined ? 2 : 1);
   }
+  // Then, while they can, stages the engine runs itself: equality $lookups (through the foreign
+  // collection's index) and plain $projects. Their output documents are new objects, but they
+  // share field values with stored documents, so mingo stages that may write still get copies.
+  const storedCollection = (name: string) => engine.storage.getCollection(database, name);
+  for (;;) {
+    const stage = remaining[0];
+    let output: Document[] | undefined;
+    if (stage && isPlainObject(stage.$lookup)) output = lookupByEquality(input, stage.$lookup, storedCollection);
+    else if (stage && isPlainObject(stage.$project) && isPlainProjection(stage.$project)) output = input.map(compileProjection(stage.$project, undefined)!);
+    if (!output) break;
+    input = output;
+    remaining = remaining.slice(1);
+  }
+  const mutates = remaining.some((stage) => mayMutate(stage, stageName(stage)));
   if (mutates) input = input.map(cloneValue);
 
   const resolveCollection = (name: string): Document[] => {

@@ -1,0 +1,161 @@
+/**
+ * What the timeline benchmark measures inside the server process: the CPU time and the V8 heap
+ * allocation of a window of requests, and the physical limit of a request (the BSON and JSON work
+ * its answer cannot avoid).
+ *
+ * Allocation is read from V8's GC profiler: every collection reports the heap's used size before
+ * and after it, so the bytes allocated in a window are the growth of the used heap between
+ * collections, summed (before each collection minus after the previous one, plus the growth since
+ * the last). That counts every JavaScript object and string the window created, whether it died
+ * young or not; Buffer contents (socket frames, the response's bytes) live outside the V8 heap and
+ * are not counted.
+ */
+import { loadavg } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { GCProfiler, getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
+import { deserialize, serialize, type Document } from 'bson';
+
+export interface WindowFigures {
+  /** CPU time of the whole process (user + system), ms. */
+  cpuMs: number;
+  wallMs: number;
+  /** Bytes allocated on the V8 heap (see the file comment). */
+  allocatedBytes: number;
+  scavenges: number;
+  markCompacts: number;
+  /** Time V8 reported spent in collections, ms. */
+  gcMs: number;
+  /** Highest RSS sampled every 20 ms during the window (when asked for: sampling costs CPU), else RSS at its ends. */
+  peakRssBytes: number;
+  /** Highest memory of the young generation (new space and new large objects) sampled likewise: what --max-semi-space-size bounds. */
+  peakYoungBytes: number;
+  /** One-minute load average of the machine at the end of the window. */
+  load: number;
+}
+
+interface GcStatistic {
+  gcType: string;
+  cost: number;
+  beforeGC: { heapStatistics: { usedHeapSize: number } };
+  afterGC: { heapStatistics: { usedHeapSize: number } };
+}
+
+/** One measurement window at a time (the benchmark sends one request at a time, or one load run). */
+export class MeasurementWindow {
+  private profiler?: GCProfiler;
+  private startCpu = process.cpuUsage();
+  private startWall = 0;
+  private startUsed = 0;
+  private peakRss = 0;
+  private peakYoung = 0;
+  private sampler?: NodeJS.Timeout;
+
+  start({ sampleRss = false } = {}): void {
+    this.stopSampler();
+    this.profiler?.stop();
+    this.peakRss = process.memoryUsage.rss();
+    this.peakYoung = youngGenerationBytes();
+    if (sampleRss) {
+      this.sampler = setInterval(() => {
+        this.peakRss = Math.max(this.peakRss, process.memoryUsage.rss());
+        this.peakYoung = Math.max(this.peakYoung, youngGenerationBytes());
+      }, 20);
+      this.sampler.unref();
+    }
+    this.profiler = new GCProfiler();
+    this.startUsed = getHeapStatistics().used_heap_size;
+    this.profiler.start();
+    this.startWall = performance.now();
+    this.startCpu = process.cpuUsage();
+  }
+
+  stop(): WindowFigures {
+    const cpu = process.cpuUsage(this.startCpu);
+    const wallMs = performance.now() - this.startWall;
+    const endUsed = getHeapStatistics().used_heap_size;
+    const statistics = ((this.profiler?.stop() as { statistics?: GcStatistic[] } | undefined)?.statistics ?? []) as GcStatistic[];
+    this.profiler = undefined;
+    this.stopSampler();
+    let allocated = 0;
+    let previousAfter = this.startUsed;
+    let gcMs = 0;
+    let scavenges = 0;
+    let markCompacts = 0;
+    for (const gc of statistics) {
+      allocated += Math.max(0, gc.beforeGC.heapStatistics.usedHeapSize - previousAfter);
+      previousAfter = gc.afterGC.heapStatistics.usedHeapSize;
+      gcMs += gc.cost / 1000;
+      if (gc.gcType === 'Scavenge' || gc.gcType === 'MinorMarkSweep') scavenges += 1;
+      else if (gc.gcType === 'MarkSweepCompact') markCompacts += 1;
+    }
+    allocated += Math.max(0, endUsed - previousAfter);
+    return {
+      cpuMs: (cpu.user + cpu.system) / 1000,
+      wallMs,
+      allocatedBytes: allocated,
+      scavenges,
+      markCompacts,
+      gcMs,
+      peakRssBytes: Math.max(this.peakRss, process.memoryUsage.rss()),
+      peakYoungBytes: Math.max(this.peakYoung, youngGenerationBytes()),
+      load: loadavg()[0],
+    };
+  }
+
+  private stopSampler(): void {
+    if (this.sampler) clearInterval(this.sampler);
+    this.sampler = undefined;
+  }
+}
+
+function youngGenerationBytes(): number {
+  let bytes = 0;
+  for (const space of getHeapSpaceStatistics()) if (space.space_name === 'new_space' || space.space_name === 'new_large_object_space') bytes += space.physical_space_size;
+  return bytes;
+}
+
+export interface LimitFigures {
+  /** Median over the repetitions of the CPU time of one pass, ms. */
+  cpuMs: number;
+  /** Median allocation of one pass. */
+  allocatedBytes: number;
+  documents: number;
+  bsonBytes: number;
+  jsonBytes: number;
+  load: number;
+}
+
+/**
+ * The physical limit of one request: BSON serialise and deserialise of exactly the documents it
+ * reads from the database (what the server must encode and the driver decode), plus
+ * `JSON.stringify` of its answer. Anything a request spends beyond this is overhead.
+ */
+export function measureLimit(documents: readonly Document[], answer: unknown, repetitions: number): LimitFigures {
+  const window = new MeasurementWindow();
+  const cpu: number[] = [];
+  const allocated: number[] = [];
+  let bsonBytes = 0;
+  let jsonBytes = 0;
+  let load = 0;
+  for (let repetition = 0; repetition < repetitions; repetition += 1) {
+    window.start();
+    bsonBytes = 0;
+    for (const document of documents) {
+      const bytes = serialize(document);
+      bsonBytes += bytes.length;
+      deserialize(bytes);
+    }
+    jsonBytes = JSON.stringify(answer).length;
+    const figures = window.stop();
+    cpu.push(figures.cpuMs);
+    allocated.push(figures.allocatedBytes);
+    load = figures.load;
+  }
+  return { cpuMs: median(cpu), allocatedBytes: median(allocated), documents: documents.length, bsonBytes, jsonBytes, load };
+}
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}

@@ -1,0 +1,71 @@
+import { deserialize } from 'bson';
+import { MongoNetworkError, MongoServerError, type Document } from 'mongodb';
+import type { Model, PipelineStage } from 'mongoose';
+
+/**
+ * Runs an aggregate whose documents fit in one reply (MongoDB caps a reply at 16 MiB) as one
+ * `aggregate` command, and hands each document to `map` as it is decoded, so no document outlives
+ * its mapping. The driver's cursor decodes a batch document by document through an on-demand index
+ * of each one's elements (for 5,000 flights 50 ms, against 14 ms for a plain deserialisation of each:
+ * bench/README.md, "Timeline"), and keeps every decoded document alive until the whole list is
+ * mapped, while a young-generation collection copies them. Everything a timeline needs fits one
+ * reply: 16 MiB is about 90,000 flights, whose JSON would be far over RESPONSE_MAX_BYTES.
+ *
+ * What the driver's cursor gave and a command does not is kept here: the server's time limit
+ * (`maxTimeMs`), one retry after an error the driver would retry a read on, and, for a result
+ * larger than one reply, the cursor itself: the reply's cursor is closed and the same aggregate
+ * runs again through mongoose, whose cursor continues across batches.
+ */
+export async function mapAggregateInOneReply<Stored, Read extends Document, Mapped>(
+  model: Model<Stored>,
+  pipeline: PipelineStage[],
+  maxTimeMs: number,
+  map: (document: Read) => Mapped,
+): Promise<Mapped[]> {
+  const db = model.db.db;
+  if (!db) return (await model.aggregate<Read>(pipeline).option({ maxTimeMS: maxTimeMs }).exec()).map(map);
+  const collection = model.collection.collectionName;
+  const command = { aggregate: collection, pipeline, cursor: { batchSize: ONE_REPLY_BATCH_SIZE }, maxTimeMS: maxTimeMs };
+  // The batch's documents stay BSON (views of the reply) until each is decoded below.
+  const options = { fieldsAsRaw: { firstBatch: true } };
+  let reply: Document;
+  try {
+    reply = await db.command(command, options);
+  } catch (error) {
+    if (!isRetryableRead(error)) throw error;
+    reply = await db.command(command, options);
+  }
+  const cursor = reply.cursor as { id: unknown; firstBatch: Uint8Array[] };
+  if (!isExhausted(cursor.id)) {
+    // More than one reply holds: let the driver's cursor read them all (the closing is best effort:
+    // an abandoned cursor times out on the server).
+    db.command({ killCursors: collection, cursors: [cursor.id] }).catch(() => undefined);
+    const all = await model.aggregate<Read>(pipeline).option({ maxTimeMS: maxTimeMs, batchSize: ONE_REPLY_BATCH_SIZE }).exec();
+    return all.map(map);
+  }
+  const batch = cursor.firstBatch;
+  const mapped = new Array<Mapped>(batch.length);
+  for (let i = 0; i < batch.length; i += 1) {
+    mapped[i] = map(deserialize(batch[i]) as Read);
+    batch[i] = DONE;
+  }
+  return mapped;
+}
+
+/** Documents asked for in the first batch: more than any reply holds, so the server's 16 MiB decides. */
+const ONE_REPLY_BATCH_SIZE = 1_000_000;
+
+/** Put in place of each view once decoded, so the views die young as well. */
+const DONE = new Uint8Array(0);
+
+function isExhausted(id: unknown): boolean {
+  return id === 0 || id === 0n || (typeof id === 'object' && id !== null && String(id) === '0');
+}
+
+/** MongoDB's retryable-reads rule (what the driver retries a cursor's first command on): a network error or a failover code. */
+const RETRYABLE_READ_CODES = new Set([6, 7, 89, 91, 189, 9001, 10107, 11600, 11602, 13435, 13436, 262, 134]);
+
+function isRetryableRead(error: unknown): boolean {
+  if (error instanceof MongoNetworkError) return true;
+  return error instanceof MongoServerError && typeof error.code === 'number' && RETRYABLE_READ_CODES.has(error.code);
+}
