@@ -17,6 +17,8 @@ let scratch = Buffer.allocUnsafeSlow(256 * 1024);
 export interface ScratchJson {
   /** The UTF-8 bytes, a view of the scratch memory: valid until the next call (send, copy or compress them first, synchronously). */
   bytes: Buffer;
+  /** Whether every byte is ASCII (then the bytes read back as a string by a plain copy, `latin1`). */
+  ascii: boolean;
 }
 
 export interface OversizedJson {
@@ -25,12 +27,22 @@ export interface OversizedJson {
 }
 
 /**
- * The UTF-8 JSON of `value` (exactly `JSON.stringify(value)`), written into scratch memory; a list
- * is written a slice of elements at a time. Beyond `maxBytes` nothing more is written and only the
- * length is counted, so an oversized answer never grows the scratch memory.
+ * The UTF-8 JSON of `value` (exactly `JSON.stringify(value)`, then `suffix`), written into scratch
+ * memory. A long list is written a slice of elements at a time, also where it sits in plain objects
+ * a few levels down (a GraphQL result's `data.timelineEvents`). Beyond `maxBytes` nothing more is
+ * written and only the length is counted, so an oversized answer never grows the scratch memory.
  */
-export function writeJsonToScratch(value: unknown, maxBytes: number): ScratchJson | OversizedJson {
+export function writeJsonToScratch(value: unknown, maxBytes: number, suffix = ''): ScratchJson | OversizedJson {
   const writer = new ScratchWriter(maxBytes);
+  writeValue(writer, value, 0);
+  if (suffix) writer.write(suffix);
+  return writer.finish();
+}
+
+/** Plain objects this deep are written key by key (to reach a long list); deeper values are stringified whole. */
+const MAX_OBJECT_DEPTH = 3;
+
+function writeValue(writer: ScratchWriter, value: unknown, depth: number): void {
   if (Array.isArray(value) && value.length > SLICE) {
     writer.write('[');
     for (let start = 0; start < value.length; start += SLICE) {
@@ -40,11 +52,31 @@ export function writeJsonToScratch(value: unknown, maxBytes: number): ScratchJso
       writer.write(text.slice(1, -1));
     }
     writer.write(']');
-  } else {
-    // JSON.stringify answers undefined for undefined (no JSON at all): written as null.
-    writer.write(JSON.stringify(value) ?? 'null');
+    return;
   }
-  return writer.finish();
+  if (depth < MAX_OBJECT_DEPTH && isPlainObject(value)) {
+    writer.write('{');
+    let first = true;
+    for (const key of Object.keys(value)) {
+      const member = value[key];
+      // What JSON.stringify leaves out of an object.
+      if (member === undefined || typeof member === 'function' || typeof member === 'symbol') continue;
+      writer.write(first ? `${JSON.stringify(key)}:` : `,${JSON.stringify(key)}:`);
+      first = false;
+      writeValue(writer, member, depth + 1);
+    }
+    writer.write('}');
+    return;
+  }
+  // JSON.stringify answers undefined for undefined (no JSON at all): written as null.
+  writer.write(JSON.stringify(value) ?? 'null');
+}
+
+/** An object JSON.stringify writes as its own keys: plain prototype, no toJSON. */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object') return false;
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  return (prototype === Object.prototype || prototype === null) && typeof (value as { toJSON?: unknown }).toJSON !== 'function';
 }
 
 /** Whether `bytes` is (a view of) the scratch memory, which must not outlive the current synchronous step. */
@@ -55,6 +87,7 @@ export function isScratchMemory(bytes: Buffer): boolean {
 class ScratchWriter {
   private length = 0;
   private oversized = false;
+  private ascii = true;
 
   constructor(private readonly maxBytes: number) {}
 
@@ -75,10 +108,13 @@ class ScratchWriter {
       scratch.copy(grown, 0, 0, this.length);
       scratch = grown;
     }
-    this.length += scratch.write(text, this.length, 'utf8');
+    const written = scratch.write(text, this.length, 'utf8');
+    // Every unit outside ASCII takes more than one byte.
+    if (written !== text.length) this.ascii = false;
+    this.length += written;
   }
 
   finish(): ScratchJson | OversizedJson {
-    return this.oversized || this.length > this.maxBytes ? { byteLength: this.length } : { bytes: scratch.subarray(0, this.length) };
+    return this.oversized || this.length > this.maxBytes ? { byteLength: this.length } : { bytes: scratch.subarray(0, this.length), ascii: this.ascii };
   }
 }

@@ -8,6 +8,7 @@ import { FALLBACK_COLOURS, type ResourceDocument, type ResourceModel } from '../
 import { formatLocalDateTime } from '../shared/local-time';
 import type { InstantRange } from './date-range';
 import { mapAggregateInOneReply } from './one-reply-aggregate';
+import { readTimelineFlight } from './timeline-flight-reader';
 import { TimelineView } from './timeline-event.type';
 
 export const API_VERSION = 'v0';
@@ -75,7 +76,8 @@ export class TimelineService {
       { $project: FLIGHT_PROJECTION },
       passengerCountLookup(this.deps.passengerLists.collection.collectionName, 'flightId', 'passengerList'),
     ];
-    // Each flight becomes its entry as it is decoded (no decoded flight outlives its entry). What
+    // Each flight becomes its entry as it is decoded (no decoded flight outlives its entry), by a
+    // reader of exactly this shape (src/timeline/timeline-flight-reader.ts). What
     // comes from other collections is filled in afterwards: airports in the one object each entry
     // of that airport shares, resource colours where the flight has none of its own.
     const airportsByIcao = new Map<string, TimelineAirportData>();
@@ -104,7 +106,7 @@ export class TimelineService {
         apiVersion: API_VERSION,
         passengers: passengerCountOf(flight.passengerList),
       };
-    });
+    }, readTimelineFlight);
     if (entries.length === 0) return [];
 
     const [airports, resources] = await Promise.all([

@@ -7,7 +7,7 @@ import { EXACTLY_TYPED_OUTPUT_TYPES } from '../../src/timeline/timeline-event.ty
 import { passengerRecord } from '../helpers/passengers';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { createFlight, createReferenceData } from '../helpers/timeline-fixtures';
-import { Schema } from 'mongoose';
+import { Schema, type Model } from 'mongoose';
 import { mapAggregateInOneReply } from '../../src/timeline/one-reply-aggregate';
 
 const trusted = new Set<string>(EXACTLY_TYPED_OUTPUT_TYPES);
@@ -53,7 +53,11 @@ describe('timeline data path', () => {
   });
 
   describe('one reply, or the cursor when one reply cannot hold the result', () => {
-    const bulky = () => testApp.database.connection.model('BulkyDocument', new Schema({ n: Number, text: String }), 'bulky_documents');
+    interface Bulky {
+      n: number;
+      text: string;
+    }
+    const bulky = () => testApp.database.connection.model('BulkyDocument', new Schema({ n: Number, text: String }), 'bulky_documents') as unknown as Model<Bulky>;
 
     it('maps every document of a result larger than 16 MiB, in order, through the cursor', async () => {
       const model = bulky();
