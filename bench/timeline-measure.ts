@@ -130,7 +130,7 @@ export interface LimitFigures {
  * reads from the database (what the server must encode and the driver decode), plus
  * `JSON.stringify` of its answer. Anything a request spends beyond this is overhead.
  */
-export function measureLimit(documents: readonly Document[], answer: unknown, repetitions: number): LimitFigures {
+export async function measureLimit(documents: readonly Document[], answer: unknown, repetitions: number, beforeEach: () => Promise<void> = async () => undefined): Promise<LimitFigures> {
   const window = new MeasurementWindow();
   const cpu: number[] = [];
   const allocated: number[] = [];
@@ -138,6 +138,7 @@ export function measureLimit(documents: readonly Document[], answer: unknown, re
   let jsonBytes = 0;
   let load = 0;
   for (let repetition = 0; repetition < repetitions; repetition += 1) {
+    await beforeEach();
     window.start();
     bsonBytes = 0;
     for (const document of documents) {

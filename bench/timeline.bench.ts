@@ -137,7 +137,7 @@ async function startServer(flights: number, nodeFlags: string[]): Promise<Server
   const script = path.join(__dirname, `timeline-server${path.extname(__filename)}`);
   const preload = path.extname(__filename) === '.ts' ? ['-r', path.join(__dirname, '../test/helpers/register-ts.cjs')] : [];
   // NODE_ENV=production as deployed: graphql-js, express and others drop their development checks.
-  const child = spawn(process.execPath, [...nodeFlags, ...preload, script, String(flights)], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NODE_ENV: 'production' } });
+  const child = spawn(process.execPath, [...nodeFlags, '--expose-gc', ...preload, script, String(flights)], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NODE_ENV: 'production' } });
   const ready = await new Promise<{ port: number; token: string }>((resolve, reject) => {
     let buffered = '';
     child.stdout.on('data', (chunk) => {

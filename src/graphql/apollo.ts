@@ -6,10 +6,11 @@ import type { Config } from '../config';
 import type { GraphQLContext } from '../context';
 import { ErrorCode, MAX_ERROR_DETAILS } from '../errors';
 import type { Logger } from '../logger';
+import { EXACTLY_TYPED_OUTPUT_TYPES } from '../timeline/timeline-event.type';
 import { createErrorFormatter } from './error-format';
 import { EXPLORER_PATH, landingPageViewer } from './explorer';
 import { responseSizeLimit } from './execution-limits';
-import { jitExecutionPlugin } from './jit-execution';
+import { DEFAULT_JIT_CACHE, jitExecutionPlugin } from './jit-execution';
 import { blockFieldSuggestions, documentLimitRules, requestGuardsPlugin } from './request-guards';
 
 /** Errors that end a request as a whole: the answer is that one error, without partial data. */
@@ -121,7 +122,7 @@ export function createApolloServer(schema: GraphQLSchema, config: Config, logger
       // resolver (measured: a third of a 5,000-entry timeline's GraphQL time).
       ApolloServerPluginCacheControlDisabled(),
       requestGuardsPlugin(schema, config),
-      jitExecutionPlugin(schema, formatError),
+      jitExecutionPlugin(schema, formatError, DEFAULT_JIT_CACHE, new Set(EXACTLY_TYPED_OUTPUT_TYPES)),
       responseShapingPlugin,
       // After the shaping, so the size measured is the size sent.
       responseSize.plugin,

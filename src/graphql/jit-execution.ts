@@ -4,7 +4,6 @@ import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { LRUCache } from 'lru-cache';
 import type { GraphQLContext } from '../context';
 import { ErrorCode } from '../errors';
-import { EXACTLY_TYPED_OUTPUT_TYPES } from '../timeline/timeline-event.type';
 import { leavesAreTrusted } from './trusted-leaves';
 
 /** Bounds of the compiled-query cache. */
@@ -18,7 +17,6 @@ export interface JitCacheOptions {
 }
 
 export const DEFAULT_JIT_CACHE: JitCacheOptions = { maxEntries: 200, maxTotalChars: 2_000_000, maxDocumentChars: 20_000 };
-
 
 type FormatError = (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
 
@@ -35,7 +33,8 @@ export function jitExecutionPlugin(
   schema: GraphQLSchema,
   formatError: FormatError,
   options: JitCacheOptions = DEFAULT_JIT_CACHE,
-  trustedTypes: ReadonlySet<string> = new Set(EXACTLY_TYPED_OUTPUT_TYPES),
+  /** Output types whose leaves may skip serialisation (src/graphql/trusted-leaves.ts). */
+  trustedTypes: ReadonlySet<string> = new Set(),
 ): ApolloServerPlugin<GraphQLContext> {
   const compiled = new LRUCache<string, CompiledQuery | false>({
     max: options.maxEntries,

@@ -17,7 +17,13 @@ import { compileFilter, prepareFilter } from './query-execution';
  * `from` in another database, a dotted `as`, local values that are documents or arrays of them,
  * and pipelines with stages other than `$match` and plain `$project`.
  */
-export function lookupByEquality(input: readonly Document[], spec: unknown, resolveCollection: (name: string) => Collection | undefined): Document[] | undefined {
+export function lookupByEquality(
+  input: readonly Document[],
+  spec: unknown,
+  resolveCollection: (name: string) => Collection | undefined,
+  /** Whether the input documents are the pipeline's own (made by an earlier stage), not stored ones. */
+  owned = false,
+): Document[] | undefined {
   if (!isPlainObject(spec) || spec.let !== undefined) return undefined;
   const { from, localField, foreignField, as, pipeline } = spec;
   if (typeof from !== 'string' || typeof localField !== 'string' || typeof foreignField !== 'string' || typeof as !== 'string') return undefined;
@@ -39,8 +45,9 @@ export function lookupByEquality(input: readonly Document[], spec: unknown, reso
   for (let i = 0; i < input.length; i += 1) {
     let matched = candidates(localValues[i]);
     for (const step of steps) matched = step(matched);
-    // Object.assign, then the new field: a spread literal with one more key costs 20 times as much in V8.
-    const joined: Document = Object.assign({}, input[i]);
+    // Documents the pipeline made itself (`owned`) take the field in place; stored ones are copied
+    // first (Object.assign, then the new field: a spread literal with one more key costs 20 times as much in V8).
+    const joined: Document = owned ? input[i] : Object.assign({}, input[i]);
     joined[as] = matched;
     output[i] = joined;
   }

@@ -73,13 +73,16 @@ const aggregate: CommandHandler = ({ engine, body, database }) => {
   // collection's index) and plain $projects. Their output documents are new objects, but they
   // share field values with stored documents, so mingo stages that may write still get copies.
   const storedCollection = (name: string) => engine.storage.getCollection(database, name);
+  // Whether `input` holds documents made by these stages (a plain projection's are new objects), which later ones may extend in place.
+  let owned = false;
   for (;;) {
     const stage = remaining[0];
     let output: Document[] | undefined;
-    if (stage && isPlainObject(stage.$lookup)) output = lookupByEquality(input, stage.$lookup, storedCollection);
+    if (stage && isPlainObject(stage.$lookup)) output = lookupByEquality(input, stage.$lookup, storedCollection, owned);
     else if (stage && isPlainObject(stage.$project) && isPlainProjection(stage.$project)) output = input.map(compileProjection(stage.$project, undefined)!);
     if (!output) break;
     input = output;
+    owned = true;
     remaining = remaining.slice(1);
   }
   const mutates = remaining.some((stage) => mayMutate(stage, stageName(stage)));
