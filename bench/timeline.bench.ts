@@ -303,16 +303,23 @@ async function benchDataset(flights: number, options: Required<TimelineBenchOpti
 }
 
 export async function runTimelineBench(options: TimelineBenchOptions = {}): Promise<TimelineBenchResult> {
+  // Environment overrides for a focused run, e.g. BENCH_TIMELINE_FLIGHTS=5000 BENCH_TIMELINE_RANGES="31 days"
+  // BENCH_TIMELINE_CONNECTIONS= BENCH_TIMELINE_ROUNDS=9 npm run bench -- timeline.
+  const env = process.env;
+  const list = (name: string) => (env[name] === undefined ? undefined : env[name]!.split(',').map((item) => item.trim()).filter(Boolean));
+  const numbers = (name: string) => list(name)?.map(Number);
   const settings: Required<TimelineBenchOptions> = {
-    flights: options.flights ?? [5000, 20000],
-    rounds: options.rounds ?? 5,
+    flights: options.flights ?? numbers('BENCH_TIMELINE_FLIGHTS') ?? [5000, 20000],
+    rounds: options.rounds ?? (env.BENCH_TIMELINE_ROUNDS ? Number(env.BENCH_TIMELINE_ROUNDS) : 5),
     roundMs: options.roundMs ?? 1000,
-    connections: options.connections ?? [4, 16],
+    connections: options.connections ?? numbers('BENCH_TIMELINE_CONNECTIONS') ?? [4, 16],
     requestsPerConnection: options.requestsPerConnection ?? 4,
     // BENCH_NODE_FLAGS (space-separated, may be empty) compares other V8 flags with the service's own.
-    nodeFlags: options.nodeFlags ?? (process.env.BENCH_NODE_FLAGS !== undefined ? process.env.BENCH_NODE_FLAGS.split(/\s+/).filter(Boolean) : serviceV8Flags()),
-    ranges: options.ranges ?? BENCH_RANGES.map((range) => range.name),
+    nodeFlags: options.nodeFlags ?? (env.BENCH_NODE_FLAGS !== undefined ? env.BENCH_NODE_FLAGS.split(/\s+/).filter(Boolean) : serviceV8Flags()),
+    ranges: options.ranges ?? list('BENCH_TIMELINE_RANGES') ?? BENCH_RANGES.map((range) => range.name),
   };
+  for (const flights of settings.flights) if (!Number.isInteger(flights) || flights < 1) throw new Error(`BENCH_TIMELINE_FLIGHTS: ${flights} is not a number of flights`);
+  for (const range of settings.ranges) if (!BENCH_RANGES.some((known) => known.name === range)) throw new Error(`BENCH_TIMELINE_RANGES: "${range}" is none of ${BENCH_RANGES.map((known) => known.name).join(', ')}`);
   const result: TimelineBenchResult = { node: process.version, nodeFlags: settings.nodeFlags, rounds: settings.rounds, rows: [], limits: [], loadRows: [] };
   for (const flights of settings.flights) {
     await benchDataset(flights, settings, result);
