@@ -8,7 +8,7 @@ import { sendError, toAppError } from '../rest-facade/errors';
 import { createRequestAuthenticator, createTokenVerifier } from './auth';
 import { createLiveChanges, type LiveChanges } from './changes/live-changes';
 import type { Config } from './config';
-import { createContextFactory, requestBaseUrl } from './context';
+import { createContextFactory, requestBaseUrl, type GraphQLContext } from './context';
 import type { Database } from './db/database';
 import { AppError, ErrorCode, notFound } from './errors';
 import { createApolloServer } from './graphql/apollo';
@@ -109,7 +109,14 @@ export async function createApp({ config, logger, database, devToken }: AppDeps)
     tokenBeforeMultipart(authenticate),
     graphqlUploads(config),
     boundedJsonBody(config.limits.jsonMaxBytes, { maxBytes: config.limits.anonymousJsonMaxBytes, authenticate }),
-    expressMiddleware(apollo, { context: async ({ req }) => createContext(req) }),
+    sendEncodedAnswer,
+    expressMiddleware(apollo, {
+      context: async ({ req, res }) => {
+        const context = await createContext(req);
+        res.locals.graphqlContext = context;
+        return context;
+      },
+    }),
   );
 
   // Refusals before Apollo (rate limit, body size, bad JSON) still answer in GraphQL's shape.
@@ -201,4 +208,17 @@ function graphqlUploads(config: Config): express.RequestHandler {
       },
     );
   };
+}
+
+/**
+ * Sends the bytes the response-size plugin encoded for this request's answer where Apollo's
+ * integration sends the empty string it was given for it (AnswerHolder, src/graphql/execution-limits.ts).
+ */
+function sendEncodedAnswer(_req: Request, res: express.Response, next: express.NextFunction): void {
+  const send = res.send;
+  res.send = function sendAnswer(this: express.Response, body?: unknown) {
+    const encoded = body === '' ? (res.locals.graphqlContext as GraphQLContext | undefined)?.answer?.bytes : undefined;
+    return send.call(this, encoded ?? body);
+  };
+  next();
 }

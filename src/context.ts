@@ -2,6 +2,7 @@ import DataLoader from 'dataloader';
 import type { AirportData } from './airports/airport.service';
 import type { CredentialsRequest, Principal, RequestAuthenticator } from './auth';
 import { isHostHeader, type Config } from './config';
+import type { AnswerHolder } from './graphql/execution-limits';
 import type { Logger } from './logger';
 import type { PassengerRecord } from './passengers/passenger.record';
 import type { ResourceData } from './resources/resource.service';
@@ -28,6 +29,8 @@ export interface GraphQLContext {
   baseUrl: string;
   /** Non-fatal remarks of this request; a plugin puts them in the response's extensions.warnings. */
   warnings: string[];
+  /** HTTP requests only: the answer's bytes, once encoded (src/graphql/execution-limits.ts, AnswerHolder). */
+  answer?: AnswerHolder;
 }
 
 export function createLoaders(services: Services): Loaders {
@@ -94,5 +97,6 @@ export function createContextFactory(deps: ContextFactoryDeps) {
     requestId: String(req.id ?? ''),
     baseUrl: requestBaseUrl(req, deps.config),
     warnings: [],
+    answer: {},
   });
 }

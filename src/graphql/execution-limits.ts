@@ -81,9 +81,29 @@ export function utf8Length(text: string): number {
 }
 
 /**
+ * Where `responseSizeLimit`'s plugin leaves the UTF-8 bytes of an HTTP request's answer: the
+ * context's `answer` (a holder object, as Apollo gives plugins a shallow copy of the context).
+ * For such an answer `stringifyResult` gives Apollo an empty string, and the HTTP route (src/app.ts,
+ * `sendEncodedAnswer`) sends these bytes in its place: no 2 MB string per answer.
+ */
+export interface AnswerHolder {
+  bytes?: Buffer;
+}
+
+/** What the plugin encoded, kept on the answer's own `data` under a symbol (JSON ignores it), so it dies with the answer. */
+const ENCODED = Symbol('encoded answer');
+
+interface EncodedResult {
+  errors: unknown;
+  extensions: unknown;
+  /** The JSON, or '' when the HTTP route sends the bytes from the context's AnswerHolder. */
+  text: string;
+}
+
+/**
  * Caps the size of /graphql answers. Apollo serialises an answer after the last plugin hook, too
  * late to change its status, so `willSendResponse` serialises it here, refuses it when too large
- * (413 with RESPONSE_TOO_LARGE, no data), and hands the same text to Apollo's `stringifyResult`
+ * (413 with RESPONSE_TOO_LARGE, no data), and keeps the bytes for the HTTP route (AnswerHolder)
  * instead of serialising twice. In-process calls (the REST facade, which has no HTTP request
  * here) are measured by the facade on its own answer.
  */
@@ -91,19 +111,16 @@ export function responseSizeLimit(maxBytes: number): {
   plugin: ApolloServerPlugin;
   stringifyResult: (value: FormattedExecutionResult) => string;
 } {
-  const serialised = new WeakMap<object, { result: FormattedExecutionResult; text: string }>();
   const plugin: ApolloServerPlugin = {
-    async requestDidStart({ request }) {
+    async requestDidStart({ request, contextValue }) {
       if (!request.http) return;
       return {
         async willSendResponse({ response }) {
           if (response.body.kind !== 'single') return;
           const { data, errors, extensions } = response.body.singleResult;
-          const result = { errors, data, extensions };
-          // Written into scratch memory a slice at a time (src/shared/json-writer.ts), then read back
-          // as one flat string: cheaper for a large answer than JSON.stringify's rope of pieces, which
-          // the UTF-8 encoding on the way out would have to flatten.
-          const encoded = writeJsonToScratch(result, maxBytes, '\n');
+          // Written into scratch memory a slice at a time (src/shared/json-writer.ts), cheaper for a
+          // large answer than JSON.stringify's rope of pieces, then copied out once.
+          const encoded = writeJsonToScratch({ errors, data, extensions }, maxBytes, '\n');
           if (!('bytes' in encoded)) {
             const error = responseTooLarge(encoded.byteLength, maxBytes);
             response.body.singleResult = {
@@ -112,14 +129,19 @@ export function responseSizeLimit(maxBytes: number): {
             response.http.status = error.status;
             return;
           }
-          if (data) serialised.set(data, { result, text: encoded.bytes.toString(encoded.ascii ? 'latin1' : 'utf8') });
+          if (!data) return;
+          const holder = (contextValue as { answer?: AnswerHolder }).answer;
+          let text = '';
+          if (holder) holder.bytes = Buffer.from(encoded.bytes);
+          else text = encoded.bytes.toString(encoded.ascii ? 'latin1' : 'utf8');
+          Object.defineProperty(data, ENCODED, { value: { errors, extensions, text } satisfies EncodedResult, enumerable: false });
         },
       };
     },
   };
   const stringifyResult = (value: FormattedExecutionResult): string => {
-    const cached = value.data ? serialised.get(value.data) : undefined;
-    if (cached && cached.result.errors === value.errors && cached.result.extensions === value.extensions) return cached.text;
+    const encoded = value.data ? (value.data as Record<symbol, EncodedResult | undefined>)[ENCODED] : undefined;
+    if (encoded && encoded.errors === value.errors && encoded.extensions === value.extensions) return encoded.text;
     return `${JSON.stringify(value)}\n`;
   };
   return { plugin, stringifyResult };
