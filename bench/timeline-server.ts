@@ -21,6 +21,7 @@ import { openDatabase } from '../src/db/database';
 import { FLIGHT_PROJECTION, overlapFilter } from '../src/flights/flight.service';
 import { createHttpServer } from '../src/http-server';
 import { createLogger } from '../src/logger';
+import { passengerCountLookup } from '../src/passengers/passenger-count.pipeline';
 import { seedDemoData } from '../src/seed/seed';
 import { parseDateRange, type InstantRange } from '../src/timeline/date-range';
 import type { TimelineEventData } from '../src/timeline/timeline.service';
@@ -156,7 +157,7 @@ async function documentsTheJoinedReadReads(db: Db, range: InstantRange): Promise
       { $match: overlapFilter(range) },
       { $sort: { 'departure.at': 1, flightId: 1 } },
       { $project: FLIGHT_PROJECTION },
-      { $lookup: { from: 'passenger_lists', localField: 'flightId', foreignField: 'flightId', pipeline: [{ $project: { _id: 0, passengerCount: 1 } }], as: 'passengerList' } },
+      passengerCountLookup('passenger_lists', 'flightId', 'passengerList'),
     ],
     cursor: { batchSize: 1_000_000 },
   });

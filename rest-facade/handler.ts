@@ -5,8 +5,8 @@ import { authenticationRequired } from '../src/auth';
 import type { GraphQLContext } from '../src/context';
 import { AppError, ErrorCode, type ErrorDetail } from '../src/errors';
 import { responseTooLarge } from '../src/graphql/execution-limits';
-import { writeJsonToScratch } from '../src/shared/json-writer';
-import { ifNoneMatchNames, sendableScratch } from '../src/shared/response-encoding';
+import { writeJson } from '../src/shared/json-writer';
+import { ifNoneMatchNames } from '../src/shared/response-encoding';
 import { sendError, toAppError } from './errors';
 import type { FacadeRoute } from './route';
 
@@ -68,11 +68,11 @@ export function facadeHandler<Data, Variables extends Record<string, unknown>>(
       }
       for (const [name, value] of Object.entries(route.toHeaders?.(data as Data, extensions ?? {}) ?? {})) res.setHeader(name, value);
       // The same cap as /graphql answers (RESPONSE_MAX_BYTES), measured on what is sent. The JSON
-      // is written into scratch memory (src/shared/json-writer.ts) and sent (or compressed) at once.
+      // is written a slice at a time (src/shared/json-writer.ts).
       const { responseMaxBytes } = contextValue.config.limits;
-      const body = writeJsonToScratch(route.toResponse(data as Data, req), responseMaxBytes);
+      const body = writeJson(route.toResponse(data as Data, req), responseMaxBytes);
       if (!('bytes' in body)) throw responseTooLarge(body.byteLength, responseMaxBytes);
-      res.status(200).type('application/json').send(sendableScratch(res, body.bytes));
+      res.status(200).type('application/json').send(body.bytes);
     } catch (error) {
       // An ETag describes the representation, never an error about it (an answer over the size cap).
       if (!res.headersSent) res.removeHeader('ETag');

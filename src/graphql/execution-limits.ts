@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { ApolloServerPlugin } from '@apollo/server';
 import { defaultFieldResolver, getNullableType, isListType, isObjectType, type FormattedExecutionResult, type GraphQLSchema } from 'graphql';
 import { AppError, ErrorCode } from '../errors';
-import { writeJsonToScratch } from '../shared/json-writer';
+import { writeJson } from '../shared/json-writer';
 
 /*
  * Server-side caps on what one GraphQL request may spend once it runs: a deadline on execution
@@ -93,11 +93,10 @@ export interface AnswerHolder {
 /** What the plugin encoded, kept on the answer's own `data` under a symbol (JSON ignores it), so it dies with the answer. */
 const ENCODED = Symbol('encoded answer');
 
+/** The parts of the answer the bytes were written from: Apollo's answer is that one while they are the same objects. */
 interface EncodedResult {
   errors: unknown;
   extensions: unknown;
-  /** The JSON, or '' when the HTTP route sends the bytes from the context's AnswerHolder. */
-  text: string;
 }
 
 /**
@@ -118,9 +117,9 @@ export function responseSizeLimit(maxBytes: number): {
         async willSendResponse({ response }) {
           if (response.body.kind !== 'single') return;
           const { data, errors, extensions } = response.body.singleResult;
-          // Written into scratch memory a slice at a time (src/shared/json-writer.ts), cheaper for a
-          // large answer than JSON.stringify's rope of pieces, then copied out once.
-          const encoded = writeJsonToScratch({ errors, data, extensions }, maxBytes, '\n');
+          // Written a slice at a time (src/shared/json-writer.ts), cheaper for a large answer than
+          // JSON.stringify's rope of pieces.
+          const encoded = writeJson({ errors, data, extensions }, maxBytes, '\n');
           if (!('bytes' in encoded)) {
             const error = responseTooLarge(encoded.byteLength, maxBytes);
             response.body.singleResult = {
@@ -129,19 +128,19 @@ export function responseSizeLimit(maxBytes: number): {
             response.http.status = error.status;
             return;
           }
-          if (!data) return;
+          // A context without a holder (not built for HTTP) leaves the answer to stringifyResult.
           const holder = (contextValue as { answer?: AnswerHolder }).answer;
-          let text = '';
-          if (holder) holder.bytes = Buffer.from(encoded.bytes);
-          else text = encoded.bytes.toString(encoded.ascii ? 'latin1' : 'utf8');
-          Object.defineProperty(data, ENCODED, { value: { errors, extensions, text } satisfies EncodedResult, enumerable: false });
+          if (!data || !holder) return;
+          holder.bytes = encoded.bytes;
+          Object.defineProperty(data, ENCODED, { value: { errors, extensions } satisfies EncodedResult, enumerable: false });
         },
       };
     },
   };
   const stringifyResult = (value: FormattedExecutionResult): string => {
     const encoded = value.data ? (value.data as Record<symbol, EncodedResult | undefined>)[ENCODED] : undefined;
-    if (encoded && encoded.errors === value.errors && encoded.extensions === value.extensions) return encoded.text;
+    // Sent as bytes by the HTTP route (AnswerHolder).
+    if (encoded && encoded.errors === value.errors && encoded.extensions === value.extensions) return '';
     return `${JSON.stringify(value)}\n`;
   };
   return { plugin, stringifyResult };

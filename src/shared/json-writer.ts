@@ -1,12 +1,13 @@
 /**
- * JSON answers written as UTF-8 straight into memory reused from one answer to the next.
+ * JSON answers written as UTF-8 into memory reused from one answer to the next, then copied out once.
  *
  * `Buffer.from(JSON.stringify(list))` for a 2 MB timeline pays three times for the size: V8 hands
  * back the JSON as a rope of 16 KB pieces, which the first read flattens into a new 2 MB string,
  * then the UTF-8 copy goes into a new 2 MB buffer; each new block of that size is fresh memory the
  * operating system maps page by page (measured: 25 ms for what JSON.stringify does in 8.7). A list
  * stringified a slice at a time (each slice's text small enough to be flat) and written into a
- * reused buffer costs 5.8 ms for the same bytes (bench/README.md, "Timeline").
+ * reused buffer costs 5.8 ms for the same bytes (bench/README.md, "Timeline"); the one copy out,
+ * into a buffer the answer owns, is a plain memory copy.
  */
 
 /** Elements stringified at a time: their text stays under V8's 16 KB rope pieces for timeline entries. */
@@ -14,11 +15,9 @@ const SLICE = 32;
 
 let scratch = Buffer.allocUnsafeSlow(256 * 1024);
 
-export interface ScratchJson {
-  /** The UTF-8 bytes, a view of the scratch memory: valid until the next call (send, copy or compress them first, synchronously). */
+export interface WrittenJson {
+  /** The UTF-8 bytes, in a buffer of their own. */
   bytes: Buffer;
-  /** Whether every byte is ASCII (then the bytes read back as a string by a plain copy, `latin1`). */
-  ascii: boolean;
 }
 
 export interface OversizedJson {
@@ -27,12 +26,12 @@ export interface OversizedJson {
 }
 
 /**
- * The UTF-8 JSON of `value` (exactly `JSON.stringify(value)`, then `suffix`), written into scratch
+ * The UTF-8 JSON of `value` (exactly `JSON.stringify(value)`, then `suffix`), written through scratch
  * memory. A long list is written a slice of elements at a time, also where it sits in plain objects
  * a few levels down (a GraphQL result's `data.timelineEvents`). Beyond `maxBytes` nothing more is
  * written and only the length is counted, so an oversized answer never grows the scratch memory.
  */
-export function writeJsonToScratch(value: unknown, maxBytes: number, suffix = ''): ScratchJson | OversizedJson {
+export function writeJson(value: unknown, maxBytes: number, suffix = ''): WrittenJson | OversizedJson {
   const writer = new ScratchWriter(maxBytes);
   writeValue(writer, value, 0);
   if (suffix) writer.write(suffix);
@@ -79,15 +78,9 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return (prototype === Object.prototype || prototype === null) && typeof (value as { toJSON?: unknown }).toJSON !== 'function';
 }
 
-/** Whether `bytes` is (a view of) the scratch memory, which must not outlive the current synchronous step. */
-export function isScratchMemory(bytes: Buffer): boolean {
-  return bytes.buffer === scratch.buffer;
-}
-
 class ScratchWriter {
   private length = 0;
   private oversized = false;
-  private ascii = true;
 
   constructor(private readonly maxBytes: number) {}
 
@@ -108,13 +101,10 @@ class ScratchWriter {
       scratch.copy(grown, 0, 0, this.length);
       scratch = grown;
     }
-    const written = scratch.write(text, this.length, 'utf8');
-    // Every unit outside ASCII takes more than one byte.
-    if (written !== text.length) this.ascii = false;
-    this.length += written;
+    this.length += scratch.write(text, this.length, 'utf8');
   }
 
-  finish(): ScratchJson | OversizedJson {
-    return this.oversized || this.length > this.maxBytes ? { byteLength: this.length } : { bytes: scratch.subarray(0, this.length), ascii: this.ascii };
+  finish(): WrittenJson | OversizedJson {
+    return this.oversized || this.length > this.maxBytes ? { byteLength: this.length } : { bytes: Buffer.from(scratch.subarray(0, this.length)) };
   }
 }

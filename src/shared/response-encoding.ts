@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import contentType from 'content-type';
 import type { Request, RequestHandler, Response } from 'express';
-import { isScratchMemory } from './json-writer';
 
 /**
  * How answers leave the service (issue 14; measurements in bench/README.md, "Timeline"):
@@ -31,15 +30,12 @@ const CODINGS = ['br', 'gzip', 'identity'] as const;
 
 export function encodeResponses(): RequestHandler {
   return (req, res, next) => {
-    encodedResponses.add(res);
     const send = res.send;
     res.send = function sendEncoded(this: Response, body?: unknown) {
       if (typeof body !== 'string' && !Buffer.isBuffer(body)) return send.call(this, body);
       if (typeof body === 'string') withUtf8Charset(this);
       const bytes = typeof body === 'string' ? encodeUtf8(body) : body;
-      let sent = this.statusCode === 200 ? compressForClient(req, this, bytes) : bytes;
-      // Scratch memory is reused by the next answer: what leaves uncompressed gets a copy of its own.
-      if (sent === bytes && isScratchMemory(bytes)) sent = Buffer.from(bytes);
+      const sent = this.statusCode === 200 ? compressForClient(req, this, bytes) : bytes;
       if (this.statusCode === 200 && (req.method === 'GET' || req.method === 'HEAD') && !this.get('ETag')) {
         this.set('ETag', contentETag(sent));
         if (ifNoneMatchNames(req.get('If-None-Match'), this.get('ETag') as string)) {
@@ -52,17 +48,6 @@ export function encodeResponses(): RequestHandler {
     };
     next();
   };
-}
-
-/** Responses whose `send` is encodeResponses' (it copies or compresses scratch memory at once). */
-const encodedResponses = new WeakSet<Response>();
-
-/**
- * The body to hand to `res.send`: scratch memory as it is where encodeResponses copies or
- * compresses it at once, else a copy (a pending socket write must not see the memory reused).
- */
-export function sendableScratch(res: Response, bytes: Buffer): Buffer {
-  return encodedResponses.has(res) ? bytes : Buffer.from(bytes);
 }
 
 /** What Express does to a string body's Content-Type: HTML unless set, and always `charset=utf-8`. */

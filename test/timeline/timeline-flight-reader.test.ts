@@ -64,7 +64,7 @@ describe('the timeline flight reader decodes exactly what bson decodes', () => {
     );
   });
 
-  it('for the shape as the service stores it, without falling back (no Long, no foreign field)', () => {
+  it('for the shape as the service stores it (int32 and double numbers, dates on both sides of 1970, a null colour, UTF-8)', () => {
     const document = { flightId: 100123, flightNumber: 'IFL 201 ✈', resourceId: 3, departure: { icao: 'LIRF', at: new Date('2026-05-01T08:00:00Z') }, arrival: { icao: 'LPPT', at: new Date('1969-12-31T23:59:59.999Z') }, colours: { background: 'gold', text: null }, passengerList: [{ passengerCount: 100 }] };
     const bytes = serialize(document);
     expect(readTimelineFlight(bytes)).toEqual(deserialize(bytes));
