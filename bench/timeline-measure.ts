@@ -31,6 +31,13 @@ export interface WindowFigures {
   peakYoungBytes: number;
   /** One-minute load average of the machine at the end of the window. */
   load: number;
+  /**
+   * What the window's requests left behind past two young-generation collections run at its end:
+   * growth of the used V8 heap plus Buffer memory since the start (after a full collection). A
+   * request that lets go of everything leaves about nothing; what stays until a full collection
+   * (promoted, or held by an old object) shows here. Undefined without --expose-gc.
+   */
+  keptBytes?: number;
 }
 
 interface GcStatistic {
@@ -46,6 +53,7 @@ export class MeasurementWindow {
   private startCpu = process.cpuUsage();
   private startWall = 0;
   private startUsed = 0;
+  private startKept = 0;
   private peakRss = 0;
   private peakYoung = 0;
   private sampler?: NodeJS.Timeout;
@@ -64,6 +72,7 @@ export class MeasurementWindow {
     }
     this.profiler = new GCProfiler();
     this.startUsed = getHeapStatistics().used_heap_size;
+    this.startKept = keptMemory();
     this.profiler.start();
     this.startWall = performance.now();
     this.startCpu = process.cpuUsage();
@@ -89,6 +98,10 @@ export class MeasurementWindow {
       else if (gc.gcType === 'MarkSweepCompact') markCompacts += 1;
     }
     allocated += Math.max(0, endUsed - previousAfter);
+    // After the figures above: these collections are the measurement's own.
+    const gc = (globalThis as { gc?: (options: { type: 'minor' }) => void }).gc;
+    gc?.({ type: 'minor' });
+    gc?.({ type: 'minor' });
     return {
       cpuMs: (cpu.user + cpu.system) / 1000,
       wallMs,
@@ -99,6 +112,7 @@ export class MeasurementWindow {
       peakRssBytes: Math.max(this.peakRss, process.memoryUsage.rss()),
       peakYoungBytes: Math.max(this.peakYoung, youngGenerationBytes()),
       load: loadavg()[0],
+      keptBytes: gc ? keptMemory() - this.startKept : undefined,
     };
   }
 
@@ -106,6 +120,10 @@ export class MeasurementWindow {
     if (this.sampler) clearInterval(this.sampler);
     this.sampler = undefined;
   }
+}
+
+function keptMemory(): number {
+  return getHeapStatistics().used_heap_size + process.memoryUsage().arrayBuffers;
 }
 
 function youngGenerationBytes(): number {

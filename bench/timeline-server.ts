@@ -37,6 +37,8 @@ async function main(flights: number): Promise<void> {
     NODE_ENV: 'production',
     LOG_LEVEL: 'silent',
     JWT_SECRET: 'bench-secret-bench-secret-bench-secret!',
+    // A real MongoDB when the benchmark is given one (its own database: the flights are added to it).
+    ...(process.env.MONGODB_URI ? { MONGODB_URI: process.env.MONGODB_URI } : {}),
     PUBLIC_HOST: 'bench.local',
     TIMEZONE: 'UTC',
     // The load generator is one client sending thousands of requests a minute.

@@ -59,6 +59,8 @@ export interface TargetRow {
   allocatedBytes: number;
   scavenges: number;
   gcMs: number;
+  /** Kept past young collections per request (WindowFigures.keptBytes), when measured. */
+  keptBytes?: number;
   wallMs: number;
   load: number;
 }
@@ -265,6 +267,7 @@ async function benchDataset(flights: number, options: Required<TimelineBenchOpti
           allocatedBytes: per((figure) => figure.allocatedBytes),
           scavenges: per((figure) => figure.scavenges),
           gcMs: per((figure) => figure.gcMs),
+          keptBytes: figures.every((figure) => figure.keptBytes !== undefined) ? per((figure) => figure.keptBytes!) : undefined,
           wallMs: per((figure) => figure.wallMs),
           load: median(figures.map((figure) => figure.load)),
         });
@@ -337,13 +340,13 @@ export function formatTimelineBench(result: TimelineBenchResult): string {
   const lines = [
     `Timeline data path (issue 14), Node ${result.node}${result.nodeFlags.length ? ` ${result.nodeFlags.join(' ')}` : ''}; requests one at a time, medians of ${result.rounds} rounds; server CPU and V8 heap allocation per request; load = one-minute load average (2 cores).`,
     '',
-    '| Flights | Range | Entries | Target | Answer | CPU / request | × limit | × limit (joined) | CPU / entry | Allocated / request | Allocated / entry | Scavenges | Wall | Load |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| Flights | Range | Entries | Target | Answer | CPU / request | × limit | × limit (joined) | CPU / entry | Allocated / request | Allocated / entry | Scavenges | Kept past scavenges / request | Wall | Load |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   const limitOf = (row: TargetRow, design: LimitRow['design']) => result.limits.find((limit) => limit.flights === row.flights && limit.range === row.range && limit.design === design)!;
   for (const row of result.rows) {
     lines.push(
-      `| ${row.flights} | ${row.range} | ${row.entries} | ${row.target} | ${(row.bodyBytes / 1024).toFixed(0)} KiB | ${ms(row.cpuMs)} ms | ${(row.cpuMs / limitOf(row, 'issue').cpuMs).toFixed(2)} | ${(row.cpuMs / limitOf(row, 'joined').cpuMs).toFixed(2)} | ${((row.cpuMs * 1000) / row.entries).toFixed(1)} µs | ${mib(row.allocatedBytes)} MiB | ${((row.allocatedBytes / row.entries) / 1024).toFixed(1)} KiB | ${row.scavenges.toFixed(1)} | ${ms(row.wallMs)} ms | ${row.load.toFixed(1)} |`,
+      `| ${row.flights} | ${row.range} | ${row.entries} | ${row.target} | ${(row.bodyBytes / 1024).toFixed(0)} KiB | ${ms(row.cpuMs)} ms | ${(row.cpuMs / limitOf(row, 'issue').cpuMs).toFixed(2)} | ${(row.cpuMs / limitOf(row, 'joined').cpuMs).toFixed(2)} | ${((row.cpuMs * 1000) / row.entries).toFixed(1)} µs | ${mib(row.allocatedBytes)} MiB | ${((row.allocatedBytes / row.entries) / 1024).toFixed(1)} KiB | ${row.scavenges.toFixed(1)} | ${row.keptBytes === undefined ? '—' : `${(row.keptBytes / 1024).toFixed(0)} KiB`} | ${ms(row.wallMs)} ms | ${row.load.toFixed(1)} |`,
     );
   }
   lines.push(

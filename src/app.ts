@@ -213,11 +213,17 @@ function graphqlUploads(config: Config): express.RequestHandler {
 /**
  * Sends the bytes the response-size plugin encoded for this request's answer where Apollo's
  * integration sends the empty string it was given for it (AnswerHolder, src/graphql/execution-limits.ts).
+ * The bytes are taken out of the holder as they are sent: the request's context outlives the request
+ * until V8's next full collection whenever an object of the old generation (dead or not) still points
+ * at it, and a context holding a 2 MB answer each time filled memory outside the heap fast enough to
+ * start a full marking of the whole heap every few requests (bench/README.md, "Timeline").
  */
 function sendEncodedAnswer(_req: Request, res: express.Response, next: express.NextFunction): void {
   const send = res.send;
   res.send = function sendAnswer(this: express.Response, body?: unknown) {
-    const encoded = body === '' ? (res.locals.graphqlContext as GraphQLContext | undefined)?.answer?.bytes : undefined;
+    const holder = body === '' ? (res.locals.graphqlContext as GraphQLContext | undefined)?.answer : undefined;
+    const encoded = holder?.bytes;
+    if (holder) holder.bytes = undefined;
     return send.call(this, encoded ?? body);
   };
   next();

@@ -87,6 +87,7 @@ export function utf8Length(text: string): number {
  * `sendEncodedAnswer`) sends these bytes in its place: no 2 MB string per answer.
  */
 export interface AnswerHolder {
+  /** Set by the plugin, taken (and cleared) by the HTTP route as it sends them. */
   bytes?: Buffer;
 }
 

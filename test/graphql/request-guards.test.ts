@@ -1,4 +1,5 @@
 import request from 'supertest';
+import express from 'express';
 import { seedDemoData } from '../../src/seed/seed';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 
@@ -238,5 +239,36 @@ describe('GraphQL error messages in production', () => {
       await production.close();
       await development.close();
     }
+  });
+});
+
+describe('GraphQL answers sent as bytes', () => {
+  let testApp: TestApp;
+  beforeAll(async () => {
+    testApp = await startTestApp('graphql_answer_bytes');
+    await seedDemoData(testApp.database.models, { today: new Date('2026-11-21T00:00:00Z'), flights: 40 });
+  });
+  afterAll(() => testApp.close());
+
+  it('sends the encoded answer and lets go of its bytes once sent', async () => {
+    // What the request's context holds when the answer has gone: a context can outlive its request
+    // (until V8's next full collection), so it must not keep the answer's bytes.
+    const kept: { bytes?: Buffer }[] = [];
+    const outer = express();
+    outer.use((_req, res, next) => {
+      res.on('finish', () => {
+        const holder = (res.locals.graphqlContext as { answer?: { bytes?: Buffer } } | undefined)?.answer;
+        if (holder) kept.push({ ...holder });
+      });
+      next();
+    });
+    outer.use(testApp.app);
+    const query = `{ timelineEvents(view: CALENDAR, ${YEAR}) { flightId flightNumber start end } }`;
+    const response = await post({ ...testApp, app: outer }, { query }, await testApp.token(['timeline:read']));
+    expect(response.status).toBe(200);
+    expect(response.body.data.timelineEvents.length).toBeGreaterThan(20);
+    expect(response.text).toBe(`${JSON.stringify(response.body)}\n`);
+    expect(kept).toHaveLength(1);
+    expect(kept[0].bytes).toBeUndefined();
   });
 });
