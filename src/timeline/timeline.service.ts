@@ -50,6 +50,10 @@ export interface TimelineServiceDeps {
 /** A flight as the timeline's aggregate returns it: the fields an entry shows, and its passenger count. */
 type TimelineFlight = Pick<FlightDocument, 'flightId' | 'flightNumber' | 'resourceId' | 'departure' | 'arrival' | 'colours'> & { passengerList: JoinedPassengerCount };
 
+/** What the timeline reads of an airport, and of a resource (one command reads both). */
+type AirportReference = Pick<AirportDocument, 'icao' | 'iata' | 'city' | 'country' | 'countryTag'>;
+type ResourceReference = Pick<ResourceDocument, 'resourceId' | 'colours'>;
+
 /** A colour the flight does not set (colours are CSS names, never empty): its resource's, filled in once the resources are read. */
 const RESOURCE_COLOUR = '';
 
@@ -59,8 +63,8 @@ const SORT_BY_VIEW = {
 } as const;
 
 /**
- * Builds timeline entries in three database round trips whatever the number of flights: the
- * flights with their passenger counts (one aggregate), then their airports and resources in parallel.
+ * Builds timeline entries in two database round trips whatever the number of flights: the
+ * flights with their passenger counts (one aggregate), then their airports and resources (another).
  */
 export class TimelineService {
   constructor(private readonly deps: TimelineServiceDeps) {}
@@ -109,18 +113,29 @@ export class TimelineService {
     }, readTimelineFlight);
     if (entries.length === 0) return [];
 
-    const [airports, resources] = await Promise.all([
-      this.deps.airports.find({ icao: { $in: [...airportsByIcao.keys()] } }, { _id: 0, icao: 1, iata: 1, city: 1, country: 1, countryTag: 1 }).lean<AirportDocument[]>().exec(),
-      this.deps.resources.find({ resourceId: { $in: [...resourceIds] } }, { _id: 0, resourceId: 1, colours: 1 }).lean<ResourceDocument[]>().exec(),
-    ]);
-    for (const airport of airports) {
-      const shown = airportsByIcao.get(airport.icao);
-      if (!shown) continue;
-      shown.iata = airport.iata;
-      shown.country = `${airport.country} (${airport.countryTag ?? ''})`;
-      shown.city = airport.city;
-    }
-    const coloursByResource = new Map(resources.map((resource) => [resource.resourceId, resource.colours]));
+    // The flights' airports, then their resources, in one command ($unionWith): one round trip.
+    const coloursByResource = new Map<number, ResourceDocument['colours']>();
+    const references: PipelineStage[] = [
+      { $match: { icao: { $in: [...airportsByIcao.keys()] } } },
+      { $project: { _id: 0, icao: 1, iata: 1, city: 1, country: 1, countryTag: 1 } },
+      {
+        $unionWith: {
+          coll: this.deps.resources.collection.collectionName,
+          pipeline: [{ $match: { resourceId: { $in: [...resourceIds] } } }, { $project: { _id: 0, resourceId: 1, colours: 1 } }],
+        },
+      },
+    ];
+    await mapAggregateInOneReply(this.deps.airports, references, this.deps.maxTimeMs, (reference: AirportReference | ResourceReference) => {
+      if ('icao' in reference) {
+        const shown = airportsByIcao.get(reference.icao);
+        if (!shown) return;
+        shown.iata = reference.iata;
+        shown.country = `${reference.country} (${reference.countryTag ?? ''})`;
+        shown.city = reference.city;
+      } else {
+        coloursByResource.set(reference.resourceId, reference.colours);
+      }
+    });
     for (const entry of entries) {
       if (entry.backgroundColor !== RESOURCE_COLOUR && entry.textColor !== RESOURCE_COLOUR && entry.borderColor !== RESOURCE_COLOUR) continue;
       const defaults = coloursByResource.get(entry.resourceId) ?? FALLBACK_COLOURS;
