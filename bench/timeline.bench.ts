@@ -278,7 +278,7 @@ async function benchDataset(flights: number, options: Required<TimelineBenchOpti
     }
     for (const connections of options.connections) {
       const range = BENCH_RANGES.find((candidate) => candidate.name === '31 days')!;
-      const target = targets(server.token)[2];
+      const target = targets(server.token).find((candidate) => candidate.name === 'REST facade GET')!;
       const url = `http://127.0.0.1:${port}`;
       const load = { method: target.method, path: target.path(range), headers: target.headers };
       await autocannon({ url, connections, amount: connections, timeout: 120, requests: [load] });
@@ -324,6 +324,7 @@ export async function runTimelineBench(options: TimelineBenchOptions = {}): Prom
     nodeFlags: options.nodeFlags ?? (env.BENCH_NODE_FLAGS !== undefined ? env.BENCH_NODE_FLAGS.split(/\s+/).filter(Boolean) : serviceV8Flags()),
     ranges: options.ranges ?? list('BENCH_TIMELINE_RANGES') ?? BENCH_RANGES.map((range) => range.name),
   };
+  if (!Number.isInteger(settings.rounds) || settings.rounds < 1) throw new Error(`BENCH_TIMELINE_ROUNDS: ${settings.rounds} is not a number of rounds`);
   for (const flights of settings.flights) if (!Number.isInteger(flights) || flights < 1) throw new Error(`BENCH_TIMELINE_FLIGHTS: ${flights} is not a number of flights`);
   for (const range of settings.ranges) if (!BENCH_RANGES.some((known) => known.name === range)) throw new Error(`BENCH_TIMELINE_RANGES: "${range}" is none of ${BENCH_RANGES.map((known) => known.name).join(', ')}`);
   const result: TimelineBenchResult = { node: process.version, nodeFlags: settings.nodeFlags, rounds: settings.rounds, rows: [], limits: [], loadRows: [] };

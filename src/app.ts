@@ -221,10 +221,11 @@ function graphqlUploads(config: Config): express.RequestHandler {
 function sendEncodedAnswer(_req: Request, res: express.Response, next: express.NextFunction): void {
   const send = res.send;
   res.send = function sendAnswer(this: express.Response, body?: unknown) {
-    const holder = body === '' ? (res.locals.graphqlContext as GraphQLContext | undefined)?.answer : undefined;
+    // Taken out whatever is sent: an answer Apollo serialised itself leaves no bytes behind either.
+    const holder = (res.locals.graphqlContext as GraphQLContext | undefined)?.answer;
     const encoded = holder?.bytes;
     if (holder) holder.bytes = undefined;
-    return send.call(this, encoded ?? body);
+    return send.call(this, body === '' && encoded ? encoded : body);
   };
   next();
 }
