@@ -99,9 +99,7 @@ export class MeasurementWindow {
     }
     allocated += Math.max(0, endUsed - previousAfter);
     // After the figures above: these collections are the measurement's own.
-    const gc = (globalThis as { gc?: (options: { type: 'minor' }) => void }).gc;
-    gc?.({ type: 'minor' });
-    gc?.({ type: 'minor' });
+    youngCollections();
     return {
       cpuMs: (cpu.user + cpu.system) / 1000,
       wallMs,
@@ -120,6 +118,13 @@ export class MeasurementWindow {
     if (this.sampler) clearInterval(this.sampler);
     this.sampler = undefined;
   }
+}
+
+/** Two young-generation collections (with --expose-gc): what is young and dead goes, nothing is shrunk. */
+export function youngCollections(): void {
+  const gc = (globalThis as { gc?: (options: { type: 'minor' }) => void }).gc;
+  gc?.({ type: 'minor' });
+  gc?.({ type: 'minor' });
 }
 
 function keptMemory(): number {

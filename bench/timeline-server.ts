@@ -26,7 +26,7 @@ import { seedDemoData } from '../src/seed/seed';
 import { parseDateRange, type InstantRange } from '../src/timeline/date-range';
 import type { TimelineEventData } from '../src/timeline/timeline.service';
 import { TimelineView } from '../src/timeline/timeline-event.type';
-import { MeasurementWindow, measureLimit } from './timeline-measure';
+import { MeasurementWindow, measureLimit, youngCollections } from './timeline-measure';
 
 export const BENCH_PASSENGERS_PER_FLIGHT = 100;
 /** The month the flights fill (31 days). */
@@ -72,11 +72,19 @@ async function main(flights: number): Promise<void> {
     const documents = req.query.design === 'joined' ? await documentsTheJoinedReadReads(db, range) : await documentsTheRequestReads(db, range);
     res.json(await measureLimit(documents, answer, repetitions, settledHeap));
   });
-  app.post('/bench/window/start', async (req, res) => {
-    // A full collection first (the benchmark starts this process with --expose-gc): each window
-    // pays for its own garbage, not for a major collection owed by the window before it, which on
-    // a heap holding the engine's millions of passenger records costs hundreds of milliseconds.
+  // A full collection (the benchmark starts this process with --expose-gc): each window pays for
+  // its own garbage, not for a major collection owed by the window before it, which on a heap
+  // holding the engine's millions of passenger records costs hundreds of milliseconds.
+  app.post('/bench/settle', async (_req, res) => {
     await settledHeap();
+    res.json({ ok: true });
+  });
+  // ?settled=1: the caller settled the heap and then warmed the server up with a few requests, so
+  // only their young garbage is cleared (young collections: a full one could shrink the young
+  // generation the warm-up grew again). Otherwise the heap is settled here.
+  app.post('/bench/window/start', async (req, res) => {
+    if (req.query.settled === '1') youngCollections();
+    else await settledHeap();
     window.start({ sampleRss: req.query.rss === '1' });
     res.json({ ok: true });
   });

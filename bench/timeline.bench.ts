@@ -5,13 +5,18 @@
  * service with a bare Express route (the floor), GraphQL and the REST facade. The server runs in a
  * child process (bench/timeline-server.ts) so its CPU account holds its own work only; requests go
  * one at a time and the server reports the CPU and the V8 allocation of each window of requests
- * (bench/timeline-measure.ts). Rounds take the targets in turn, so drift on a shared machine hits
- * all alike; figures are medians over the rounds, with the machine's load average beside them.
- * Then autocannon sends the 31-day facade request over several connections at once (a fixed number
- * per connection): latency, server CPU per request and peak RSS under concurrency.
+ * (bench/timeline-measure.ts). The servers of every dataset run at once and each round takes every
+ * dataset and target in turn, so drift on a shared machine hits all alike, 5,000 and 20,000 flights
+ * included (the per-entry ratio between them compares the same moments); figures are medians over
+ * the rounds, with the machine's load average beside them. Besides the server with the embedded
+ * engine in its process (the issue's definition: the engine's work is in the figures), each dataset
+ * has one whose engine runs in a process of its own, as a real MongoDB would: its rows give the
+ * service's CPU alone, and the engine's beside it. Then autocannon sends the 31-day facade request
+ * over several connections at once (a fixed number per connection): latency, server CPU per request
+ * and peak RSS under concurrency.
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -34,7 +39,16 @@ export interface TimelineBenchOptions {
   nodeFlags?: string[];
   /** Only these ranges (names of BENCH_RANGES); all by default. */
   ranges?: string[];
+  /**
+   * Also measure the service with the engine in a process of its own (its CPU then is the service's
+   * alone, as against a real MongoDB). On by default; off when MONGODB_URI names a real server (the
+   * servers' figures are then the service's alone already).
+   */
+  serviceAlone?: boolean;
 }
+
+/** Where the database runs for a target: the embedded engine in the server's process, or in a process of its own. */
+export type EngineKind = 'in-process' | 'own process';
 
 export interface RangeSpec {
   name: string;
@@ -64,6 +78,8 @@ export interface TargetRow {
   gcMs: number;
   /** Kept past young collections per request (WindowFigures.keptBytes), when measured. */
   keptBytes?: number;
+  /** CPU of the engine's own process per request (targets whose engine runs apart; Linux /proc). */
+  engineCpuMs?: number;
   wallMs: number;
   load: number;
 }
@@ -77,6 +93,7 @@ export interface LoadRow {
   p99Ms: number;
   rps: number;
   cpuMsPerRequest: number;
+  engineCpuMsPerRequest?: number;
   allocatedBytesPerRequest: number;
   peakRssBytes: number;
   peakYoungBytes: number;
@@ -114,9 +131,13 @@ interface Target {
   body?: (range: RangeSpec) => string;
   /** Only for these ranges (all when absent). */
   ranges?: string[];
+  /** The server it is sent to: by default the one with the engine in its process. */
+  engine?: EngineKind;
 }
 
 const FACADE = '/api/broker/v0/calendar/timeline/event';
+/** The facade request against the server whose engine runs in a process of its own: the service's CPU alone. */
+export const SERVICE_ALONE_TARGET = 'REST facade GET, engine in its own process (service CPU)';
 const query = (range: RangeSpec) => `start=${range.start}&end=${range.end}`;
 
 function targets(token: string): Target[] {
@@ -128,31 +149,67 @@ function targets(token: string): Target[] {
     { name: 'REST facade GET', method: 'GET', path: (range) => `${FACADE}?${query(range)}`, headers: auth },
     { name: 'REST facade GET, Accept-Encoding: gzip', method: 'GET', path: (range) => `${FACADE}?${query(range)}`, headers: { ...auth, 'accept-encoding': 'gzip' }, ranges: ['1 day', '31 days'] },
     { name: 'REST facade GET, Accept-Encoding: br', method: 'GET', path: (range) => `${FACADE}?${query(range)}`, headers: { ...auth, 'accept-encoding': 'br' }, ranges: ['31 days'] },
+    { name: SERVICE_ALONE_TARGET, method: 'GET', path: (range) => `${FACADE}?${query(range)}`, headers: auth, engine: 'own process' },
   ];
 }
 
+type Child = ChildProcessByStdio<null, Readable, null>;
+
 interface Server {
+  flights: number;
+  engine: EngineKind;
   port: number;
   token: string;
-  child: ChildProcessByStdio<null, Readable, null>;
+  child: Child;
+  /** The engine's own process, when it runs apart. */
+  engineProcess?: Child;
 }
 
-async function startServer(flights: number, nodeFlags: string[]): Promise<Server> {
-  // Compiled (npm run bench) or run from the TypeScript sources (node -r register-ts.cjs).
-  const script = path.join(__dirname, `timeline-server${path.extname(__filename)}`);
-  const preload = path.extname(__filename) === '.ts' ? ['-r', path.join(__dirname, '../test/helpers/register-ts.cjs')] : [];
-  // NODE_ENV=production as deployed: graphql-js, express and others drop their development checks.
-  const child = spawn(process.execPath, [...nodeFlags, '--expose-gc', ...preload, script, String(flights)], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NODE_ENV: 'production' } });
-  const ready = await new Promise<{ port: number; token: string }>((resolve, reject) => {
+/** Compiled (npm run bench) or run from the TypeScript sources (node -r register-ts.cjs). */
+const EXTENSION = path.extname(__filename);
+const PRELOAD = EXTENSION === '.ts' ? ['-r', path.join(__dirname, '../test/helpers/register-ts.cjs')] : [];
+
+/** Starts a node child and resolves with the first stdout match of `pattern`; rejects if it exits first. */
+async function startChild(args: string[], env: NodeJS.ProcessEnv, pattern: RegExp, what: string): Promise<{ child: Child; match: RegExpExecArray }> {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env });
+  const match = await new Promise<RegExpExecArray>((resolve, reject) => {
     let buffered = '';
     child.stdout.on('data', (chunk) => {
       buffered += chunk;
-      const line = /READY (.*)\n/.exec(buffered);
-      if (line) resolve(JSON.parse(line[1]));
+      const found = pattern.exec(buffered);
+      if (found) resolve(found);
     });
-    child.on('exit', (code) => reject(new Error(`benchmark server exited with ${code}`)));
+    child.on('exit', (code) => reject(new Error(`${what} exited with ${code}`)));
   });
-  return { ...ready, child };
+  return { child, match };
+}
+
+async function startServer(flights: number, engine: EngineKind, nodeFlags: string[]): Promise<Server> {
+  let engineProcess: Child | undefined;
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production' };
+  if (engine === 'own process') {
+    // The engine as `npm run db` runs it (its own process, node's default flags), on a free port.
+    const cli = path.join(__dirname, `../src/db/embedded/cli${EXTENSION}`);
+    const started = await startChild([...PRELOAD, cli, '--port', '0'], process.env, /^(mongodb:\/\/\S+)\n/m, 'embedded engine');
+    engineProcess = started.child;
+    env.MONGODB_URI = `${started.match[1]}/broker`;
+  }
+  const script = path.join(__dirname, `timeline-server${EXTENSION}`);
+  // NODE_ENV=production as deployed: graphql-js, express and others drop their development checks.
+  const { child, match } = await startChild([...nodeFlags, '--expose-gc', ...PRELOAD, script, String(flights)], env, /READY (.*)\n/, 'benchmark server');
+  const ready = JSON.parse(match[1]) as { port: number; token: string };
+  return { flights, engine, ...ready, child, engineProcess };
+}
+
+/** CPU time (user + system) of another process so far, ms; undefined where /proc is not there (not Linux). */
+function processCpuMs(pid: number | undefined): number | undefined {
+  const file = `/proc/${pid}/stat`;
+  if (pid === undefined || !existsSync(file)) return undefined;
+  // The fields after the command name (which may hold spaces), from the state on: utime and stime are the 12th and 13th.
+  const stat = readFileSync(file, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // In clock ticks of USER_HZ, 100 on Linux.
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
 /** The flags `npm start` gives the service (scripts/start.cjs). */
@@ -199,11 +256,25 @@ function sendOnce(port: number, method: string, requestPath: string, headers: Re
   });
 }
 
-async function window<T>(port: number, work: () => Promise<T>, sampleRss = false): Promise<{ figures: WindowFigures; result: T }> {
-  await send(port, 'POST', `/bench/window/start${sampleRss ? '?rss=1' : ''}`);
+interface Figures extends WindowFigures {
+  /** CPU of the engine's own process in the window, ms (when it runs apart and /proc can tell). */
+  engineCpuMs?: number;
+}
+
+/** `warmUp`: requests sent after the heap is settled and before the window opens, unmeasured. */
+async function window<T>(server: Server, work: () => Promise<T>, { sampleRss = false, warmUp }: { sampleRss?: boolean; warmUp?: () => Promise<unknown> } = {}): Promise<{ figures: Figures; result: T }> {
+  if (warmUp) {
+    await send(server.port, 'POST', '/bench/settle');
+    await warmUp();
+  }
+  const query = [sampleRss ? 'rss=1' : '', warmUp ? 'settled=1' : ''].filter(Boolean).join('&');
+  await send(server.port, 'POST', `/bench/window/start${query ? `?${query}` : ''}`);
+  const engineBefore = processCpuMs(server.engineProcess?.pid);
   const result = await work();
-  const stopped = await send(port, 'POST', '/bench/window/stop');
-  return { figures: JSON.parse(stopped.text) as WindowFigures, result };
+  const engineAfter = processCpuMs(server.engineProcess?.pid);
+  const stopped = await send(server.port, 'POST', '/bench/window/stop');
+  const engineCpuMs = engineBefore === undefined || engineAfter === undefined ? undefined : engineAfter - engineBefore;
+  return { figures: { ...(JSON.parse(stopped.text) as WindowFigures), engineCpuMs }, result };
 }
 
 function entriesOf(text: string): number {
@@ -211,101 +282,131 @@ function entriesOf(text: string): number {
   return Array.isArray(parsed) ? parsed.length : parsed.data.timelineEvents.length;
 }
 
-async function benchDataset(flights: number, options: Required<TimelineBenchOptions>, result: TimelineBenchResult): Promise<void> {
-  const server = await startServer(flights, options.nodeFlags);
-  try {
-    const { port } = server;
-    for (const range of BENCH_RANGES.filter((candidate) => options.ranges.includes(candidate.name))) {
-      const wanted = targets(server.token).filter((target) => !target.ranges || target.ranges.includes(range.name));
-      const samples = new Map<string, { figures: WindowFigures[]; perRequest: number; entries: number; bytes: number }>();
-      // Checks, warm-up (graphql-jit compiles a document on its second sighting) and an estimate of
-      // each request's time, so a round of each target lasts about roundMs.
-      for (const target of wanted) {
-        let first: Answer | undefined;
-        const started = Date.now();
-        for (let i = 0; i < 4; i += 1) {
-          const answer = await send(port, target.method, target.path(range), target.headers, target.body?.(range));
-          if (answer.status !== 200) throw new Error(`${target.name} ${range.name}: status ${answer.status}: ${answer.text.slice(0, 300)}`);
-          first ??= answer;
-        }
-        const perRequestMs = (Date.now() - started) / 4;
-        const plain = first!.encoding ? await send(port, target.method, target.path(range), { ...target.headers, 'accept-encoding': 'identity' }, target.body?.(range)) : first!;
-        samples.set(target.name, { figures: [], perRequest: Math.max(3, Math.min(200, Math.ceil(options.roundMs / perRequestMs))), entries: entriesOf(plain.text), bytes: first!.bytes });
+/** A target on one dataset, with the server it goes to and what its rounds measured. */
+interface Slot {
+  flights: number;
+  target: Target;
+  server: Server;
+  figures: Figures[];
+  perRequest: number;
+  entries: number;
+  bytes: number;
+}
+
+/**
+ * One range on every dataset: warm-up, then rounds that take every dataset's limit and every
+ * (dataset, target) in turn, so the machine's drift hits 5,000 and 20,000 flights alike.
+ */
+async function benchRange(range: RangeSpec, servers: Server[], options: Required<TimelineBenchOptions>, result: TimelineBenchResult): Promise<void> {
+  const slots: Slot[] = [];
+  for (const server of servers) {
+    const wanted = targets(server.token).filter((target) => (target.engine ?? 'in-process') === server.engine && (!target.ranges || target.ranges.includes(range.name)));
+    // Checks, warm-up (graphql-jit compiles a document on its second sighting) and an estimate of
+    // each request's time, so a round of each target lasts about roundMs.
+    for (const target of wanted) {
+      let first: Answer | undefined;
+      const started = Date.now();
+      for (let i = 0; i < 4; i += 1) {
+        const answer = await send(server.port, target.method, target.path(range), target.headers, target.body?.(range));
+        if (answer.status !== 200) throw new Error(`${target.name} ${range.name}: status ${answer.status}: ${answer.text.slice(0, 300)}`);
+        first ??= answer;
       }
-      const limits: LimitFigures[] = [];
-      const joinedLimits: LimitFigures[] = [];
-      for (let round = 0; round < options.rounds; round += 1) {
-        const limit = await send(port, 'GET', `/bench/limit?${query(range)}&repetitions=5`);
-        limits.push(JSON.parse(limit.text) as LimitFigures);
-        const joined = await send(port, 'GET', `/bench/limit?${query(range)}&repetitions=5&design=joined`);
-        joinedLimits.push(JSON.parse(joined.text) as LimitFigures);
-        for (const target of wanted) {
-          const sample = samples.get(target.name)!;
-          const { figures } = await window(port, async () => {
-            for (let i = 0; i < sample.perRequest; i += 1) await send(port, target.method, target.path(range), target.headers, target.body?.(range));
-          });
-          sample.figures.push(figures);
-        }
-      }
-      const summary = (list: LimitFigures[], design: LimitRow['design']): LimitRow => ({
-        ...list[list.length - 1],
-        cpuMs: median(list.map((limit) => limit.cpuMs)),
-        allocatedBytes: median(list.map((limit) => limit.allocatedBytes)),
-        load: median(list.map((limit) => limit.load)),
-        flights,
-        range: range.name,
-        design,
-      });
-      result.limits.push(summary(limits, 'issue'), summary(joinedLimits, 'joined'));
-      for (const target of wanted) {
-        const { figures, perRequest, entries, bytes } = samples.get(target.name)!;
-        const per = (pick: (figure: WindowFigures) => number) => median(figures.map((figure) => pick(figure) / perRequest));
-        result.rows.push({
-          flights,
-          range: range.name,
-          target: target.name,
-          entries,
-          bodyBytes: bytes,
-          cpuMs: per((figure) => figure.cpuMs),
-          allocatedBytes: per((figure) => figure.allocatedBytes),
-          scavenges: per((figure) => figure.scavenges),
-          gcMs: per((figure) => figure.gcMs),
-          keptBytes: figures.every((figure) => figure.keptBytes !== undefined) ? per((figure) => figure.keptBytes!) : undefined,
-          wallMs: per((figure) => figure.wallMs),
-          load: median(figures.map((figure) => figure.load)),
-        });
-      }
+      const perRequestMs = (Date.now() - started) / 4;
+      const plain = first!.encoding ? await send(server.port, target.method, target.path(range), { ...target.headers, 'accept-encoding': 'identity' }, target.body?.(range)) : first!;
+      slots.push({ flights: server.flights, target, server, figures: [], perRequest: Math.max(3, Math.min(200, Math.ceil(options.roundMs / perRequestMs))), entries: entriesOf(plain.text), bytes: first!.bytes });
     }
-    for (const connections of options.connections) {
-      const range = BENCH_RANGES.find((candidate) => candidate.name === '31 days')!;
-      const target = targets(server.token).find((candidate) => candidate.name === 'REST facade GET')!;
-      const url = `http://127.0.0.1:${port}`;
-      const load = { method: target.method, path: target.path(range), headers: target.headers };
-      await autocannon({ url, connections, amount: connections, timeout: 120, requests: [load] });
-      // A fixed number of requests (not a duration): at 20,000 flights one can take seconds under load.
-      const { figures, result: run } = await window(port, () => autocannon({ url, connections, amount: connections * options.requestsPerConnection, timeout: 120, requests: [load] }), true);
-      // Answers that are not 200 (a query stopped by GRAPHQL_TIMEOUT_MS or a database time limit under
-      // this much load) are the service's limits at work: counted and shown, not hidden.
-      const requests = Math.max(1, run.requests.total);
-      result.loadRows.push({
-        flights,
-        range: range.name,
-        target: target.name,
-        connections,
-        p50Ms: run.latency.p50,
-        p99Ms: run.latency.p99,
-        rps: run.requests.average,
-        cpuMsPerRequest: figures.cpuMs / requests,
-        allocatedBytesPerRequest: figures.allocatedBytes / requests,
-        peakRssBytes: figures.peakRssBytes,
-        peakYoungBytes: figures.peakYoungBytes,
-        load: figures.load,
-        refused: run.non2xx + run.errors,
-      });
-    }
-  } finally {
-    server.child.kill('SIGKILL');
   }
+  const limitServers = servers.filter((server) => server.engine === 'in-process');
+  const limits = new Map<Server, { issue: LimitFigures[]; joined: LimitFigures[] }>(limitServers.map((server) => [server, { issue: [], joined: [] }]));
+  for (let round = 0; round < options.rounds; round += 1) {
+    for (const server of limitServers) {
+      const limit = await send(server.port, 'GET', `/bench/limit?${query(range)}&repetitions=5`);
+      limits.get(server)!.issue.push(JSON.parse(limit.text) as LimitFigures);
+      const joined = await send(server.port, 'GET', `/bench/limit?${query(range)}&repetitions=5&design=joined`);
+      limits.get(server)!.joined.push(JSON.parse(joined.text) as LimitFigures);
+    }
+    for (const slot of slots) {
+      const { server, target } = slot;
+      const once = () => send(server.port, target.method, target.path(range), target.headers, target.body?.(range));
+      // The server sat idle while the others were measured, and a full collection after idling
+      // shrinks V8's young generation: two requests after it, unmeasured, so every window starts
+      // from the state of a server in use (as the one-target-at-a-time rounds this replaced did).
+      const { figures } = await window(
+        server,
+        async () => {
+          for (let i = 0; i < slot.perRequest; i += 1) await once();
+        },
+        { warmUp: async () => (await once(), await once()) },
+      );
+      slot.figures.push(figures);
+    }
+  }
+  for (const [server, { issue, joined }] of limits) {
+    const summary = (list: LimitFigures[], design: LimitRow['design']): LimitRow => ({
+      ...list[list.length - 1],
+      cpuMs: median(list.map((limit) => limit.cpuMs)),
+      allocatedBytes: median(list.map((limit) => limit.allocatedBytes)),
+      load: median(list.map((limit) => limit.load)),
+      flights: server.flights,
+      range: range.name,
+      design,
+    });
+    result.limits.push(summary(issue, 'issue'), summary(joined, 'joined'));
+  }
+  for (const { flights, target, figures, perRequest, entries, bytes } of slots) {
+    const per = (pick: (figure: Figures) => number) => median(figures.map((figure) => pick(figure) / perRequest));
+    result.rows.push({
+      flights,
+      range: range.name,
+      target: target.name,
+      entries,
+      bodyBytes: bytes,
+      cpuMs: per((figure) => figure.cpuMs),
+      allocatedBytes: per((figure) => figure.allocatedBytes),
+      scavenges: per((figure) => figure.scavenges),
+      gcMs: per((figure) => figure.gcMs),
+      keptBytes: figures.every((figure) => figure.keptBytes !== undefined) ? per((figure) => figure.keptBytes!) : undefined,
+      engineCpuMs: figures.every((figure) => figure.engineCpuMs !== undefined) ? per((figure) => figure.engineCpuMs!) : undefined,
+      wallMs: per((figure) => figure.wallMs),
+      load: median(figures.map((figure) => figure.load)),
+    });
+  }
+}
+
+/** The 31-day facade request over several connections at once, against one server. */
+async function benchConcurrency(server: Server, connections: number, options: Required<TimelineBenchOptions>, result: TimelineBenchResult): Promise<void> {
+  const range = BENCH_RANGES.find((candidate) => candidate.name === '31 days')!;
+  const name = server.engine === 'in-process' ? 'REST facade GET' : SERVICE_ALONE_TARGET;
+  const target = targets(server.token).find((candidate) => candidate.name === name)!;
+  const url = `http://127.0.0.1:${server.port}`;
+  const load = { method: target.method, path: target.path(range), headers: target.headers };
+  await autocannon({ url, connections, amount: connections, timeout: 120, requests: [load] });
+  // A fixed number of requests (not a duration): at 20,000 flights one can take seconds under load.
+  const { figures, result: run } = await window(server, () => autocannon({ url, connections, amount: connections * options.requestsPerConnection, timeout: 120, requests: [load] }), { sampleRss: true });
+  // Answers that are not 200 (a query stopped by GRAPHQL_TIMEOUT_MS or a database time limit under
+  // this much load) are the service's limits at work: counted and shown, not hidden.
+  const requests = Math.max(1, run.requests.total);
+  result.loadRows.push({
+    flights: server.flights,
+    range: range.name,
+    target: target.name,
+    connections,
+    p50Ms: run.latency.p50,
+    p99Ms: run.latency.p99,
+    rps: run.requests.average,
+    cpuMsPerRequest: figures.cpuMs / requests,
+    engineCpuMsPerRequest: figures.engineCpuMs === undefined ? undefined : figures.engineCpuMs / requests,
+    allocatedBytesPerRequest: figures.allocatedBytes / requests,
+    peakRssBytes: figures.peakRssBytes,
+    peakYoungBytes: figures.peakYoungBytes,
+    load: figures.load,
+    refused: run.non2xx + run.errors,
+  });
+}
+
+function stopServer(server: Server): void {
+  server.child.kill('SIGKILL');
+  server.engineProcess?.kill('SIGKILL');
 }
 
 export async function runTimelineBench(options: TimelineBenchOptions = {}): Promise<TimelineBenchResult> {
@@ -323,15 +424,31 @@ export async function runTimelineBench(options: TimelineBenchOptions = {}): Prom
     // BENCH_NODE_FLAGS (space-separated, may be empty) compares other V8 flags with the service's own.
     nodeFlags: options.nodeFlags ?? (env.BENCH_NODE_FLAGS !== undefined ? env.BENCH_NODE_FLAGS.split(/\s+/).filter(Boolean) : serviceV8Flags()),
     ranges: options.ranges ?? list('BENCH_TIMELINE_RANGES') ?? BENCH_RANGES.map((range) => range.name),
+    // BENCH_TIMELINE_SERVICE_ALONE=0 leaves out the servers whose engine runs in a process of its own.
+    serviceAlone: options.serviceAlone ?? (env.BENCH_TIMELINE_SERVICE_ALONE !== '0' && !env.MONGODB_URI),
   };
   if (!Number.isInteger(settings.rounds) || settings.rounds < 1) throw new Error(`BENCH_TIMELINE_ROUNDS: ${settings.rounds} is not a number of rounds`);
   for (const flights of settings.flights) if (!Number.isInteger(flights) || flights < 1) throw new Error(`BENCH_TIMELINE_FLIGHTS: ${flights} is not a number of flights`);
   for (const range of settings.ranges) if (!BENCH_RANGES.some((known) => known.name === range)) throw new Error(`BENCH_TIMELINE_RANGES: "${range}" is none of ${BENCH_RANGES.map((known) => known.name).join(', ')}`);
   const result: TimelineBenchResult = { node: process.version, nodeFlags: settings.nodeFlags, rounds: settings.rounds, rows: [], limits: [], loadRows: [] };
-  for (const flights of settings.flights) {
-    await benchDataset(flights, settings, result);
-    // Progress on stderr: a long run that fails later still leaves what it measured.
-    process.stderr.write(`${formatTimelineBench(result)}\n`);
+  const servers: Server[] = [];
+  try {
+    // Every dataset's servers at once (memory is plenty: about 0.6 and 1.4 GiB), so rounds can
+    // alternate between them.
+    for (const flights of settings.flights) {
+      servers.push(await startServer(flights, 'in-process', settings.nodeFlags));
+      if (settings.serviceAlone) servers.push(await startServer(flights, 'own process', settings.nodeFlags));
+    }
+    for (const range of BENCH_RANGES.filter((candidate) => settings.ranges.includes(candidate.name))) {
+      await benchRange(range, servers, settings, result);
+      // Progress on stderr: a long run that fails later still leaves what it measured.
+      process.stderr.write(`${formatTimelineBench(result)}\n`);
+    }
+    for (const server of servers) {
+      for (const connections of settings.connections) await benchConcurrency(server, connections, settings, result);
+    }
+  } finally {
+    for (const server of servers) stopServer(server);
   }
   agent.destroy();
   return result;
@@ -344,15 +461,17 @@ export function formatTimelineBench(result: TimelineBenchResult): string {
   const lines = [
     `Timeline data path (issue 14), Node ${result.node}${result.nodeFlags.length ? ` ${result.nodeFlags.join(' ')}` : ''}; requests one at a time, medians of ${result.rounds} rounds; server CPU and V8 heap allocation per request; load = one-minute load average (2 cores).`,
     '',
-    '| Flights | Range | Entries | Target | Answer | CPU / request | × limit | × limit (joined) | CPU / entry | Allocated / request | Allocated / entry | Scavenges | Kept past scavenges / request | Wall | Load |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| Flights | Range | Entries | Target | Answer | CPU / request | × limit | × limit (joined) | CPU / entry | Allocated / request | Allocated / entry | Scavenges | Kept past scavenges / request | Engine process CPU / request | Wall | Load |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   const limitOf = (row: TargetRow, design: LimitRow['design']) => result.limits.find((limit) => limit.flights === row.flights && limit.range === row.range && limit.design === design)!;
   // Without entries the limit is next to nothing: no ratio to it is worth printing.
   const ratio = (cpuMs: number, limit: LimitRow) => (limit.documents > 0 ? (cpuMs / limit.cpuMs).toFixed(2) : '—');
-  for (const row of result.rows) {
+  // Grouped by dataset (rounds interleave the datasets, so rows arrive range by range).
+  const byFlights = <T extends { flights: number }>(rows: T[]) => [...rows].sort((a, b) => a.flights - b.flights);
+  for (const row of byFlights(result.rows)) {
     lines.push(
-      `| ${row.flights} | ${row.range} | ${row.entries} | ${row.target} | ${(row.bodyBytes / 1024).toFixed(0)} KiB | ${ms(row.cpuMs)} ms | ${ratio(row.cpuMs, limitOf(row, 'issue'))} | ${ratio(row.cpuMs, limitOf(row, 'joined'))} | ${row.entries ? `${((row.cpuMs * 1000) / row.entries).toFixed(1)} µs` : '—'} | ${mib(row.allocatedBytes)} MiB | ${row.entries ? `${(row.allocatedBytes / row.entries / 1024).toFixed(1)} KiB` : '—'} | ${row.scavenges.toFixed(1)} | ${row.keptBytes === undefined ? '—' : `${(row.keptBytes / 1024).toFixed(0)} KiB`} | ${ms(row.wallMs)} ms | ${row.load.toFixed(1)} |`,
+      `| ${row.flights} | ${row.range} | ${row.entries} | ${row.target} | ${(row.bodyBytes / 1024).toFixed(0)} KiB | ${ms(row.cpuMs)} ms | ${ratio(row.cpuMs, limitOf(row, 'issue'))} | ${ratio(row.cpuMs, limitOf(row, 'joined'))} | ${row.entries ? `${((row.cpuMs * 1000) / row.entries).toFixed(1)} µs` : '—'} | ${mib(row.allocatedBytes)} MiB | ${row.entries ? `${(row.allocatedBytes / row.entries / 1024).toFixed(1)} KiB` : '—'} | ${row.scavenges.toFixed(1)} | ${row.keptBytes === undefined ? '—' : `${(row.keptBytes / 1024).toFixed(0)} KiB`} | ${row.engineCpuMs === undefined ? '—' : `${ms(row.engineCpuMs)} ms`} | ${ms(row.wallMs)} ms | ${row.load.toFixed(1)} |`,
     );
   }
   lines.push(
@@ -362,7 +481,7 @@ export function formatTimelineBench(result: TimelineBenchResult): string {
     '| Flights | Range | Limit | Documents | BSON | JSON | Limit CPU | Limit allocation | Load |',
     '|---|---|---|---|---|---|---|---|---|',
   );
-  for (const limit of result.limits) {
+  for (const limit of byFlights(result.limits)) {
     lines.push(`| ${limit.flights} | ${limit.range} | ${limit.design} | ${limit.documents} | ${(limit.bsonBytes / 1024).toFixed(0)} KiB | ${(limit.jsonBytes / 1024).toFixed(0)} KiB | ${ms(limit.cpuMs)} ms | ${mib(limit.allocatedBytes)} MiB | ${limit.load.toFixed(1)} |`);
   }
   if (result.loadRows.length) {
@@ -370,12 +489,12 @@ export function formatTimelineBench(result: TimelineBenchResult): string {
       '',
       'Under concurrency (autocannon, a fixed number of requests per connection; server CPU and allocation divided by the requests sent; "not 200": stopped by a time limit):',
       '',
-      '| Flights | Range | Target | Connections | p50 | p99 | Requests/s | Not 200 | CPU / request | Allocated / request | Peak RSS | Peak young generation | Load |',
-      '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+      '| Flights | Range | Target | Connections | p50 | p99 | Requests/s | Not 200 | CPU / request | Engine process CPU / request | Allocated / request | Peak RSS | Peak young generation | Load |',
+      '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     );
     for (const row of result.loadRows) {
       lines.push(
-        `| ${row.flights} | ${row.range} | ${row.target} | ${row.connections} | ${ms(row.p50Ms)} ms | ${ms(row.p99Ms)} ms | ${row.rps.toFixed(1)} | ${row.refused} | ${ms(row.cpuMsPerRequest)} ms | ${mib(row.allocatedBytesPerRequest)} MiB | ${mib(row.peakRssBytes)} MiB | ${mib(row.peakYoungBytes)} MiB | ${row.load.toFixed(1)} |`,
+        `| ${row.flights} | ${row.range} | ${row.target} | ${row.connections} | ${ms(row.p50Ms)} ms | ${ms(row.p99Ms)} ms | ${row.rps.toFixed(1)} | ${row.refused} | ${ms(row.cpuMsPerRequest)} ms | ${row.engineCpuMsPerRequest === undefined ? '—' : `${ms(row.engineCpuMsPerRequest)} ms`} | ${mib(row.allocatedBytesPerRequest)} MiB | ${mib(row.peakRssBytes)} MiB | ${mib(row.peakYoungBytes)} MiB | ${row.load.toFixed(1)} |`,
       );
     }
   }
@@ -387,8 +506,8 @@ export function formatTimelineBench(result: TimelineBenchResult): string {
 function targetSummary(result: TimelineBenchResult): string[] {
   const find = (flights: number, range: string, target: string) => result.rows.find((row) => row.flights === flights && row.range === range && row.target === target);
   const lines: string[] = ['Targets:'];
-  for (const target of ['GraphQL POST /graphql', 'REST facade GET']) {
-    for (const range of ['31 days', '1 day']) {
+  for (const target of ['GraphQL POST /graphql', 'REST facade GET', SERVICE_ALONE_TARGET]) {
+    for (const range of target === SERVICE_ALONE_TARGET ? [] : ['31 days', '1 day']) {
       const row = find(5000, range, target);
       const limit = result.limits.find((candidate) => candidate.flights === 5000 && candidate.range === range && candidate.design === 'issue');
       if (row && limit) lines.push(`- ${target}, ${range}, 5,000 flights: ${(row.cpuMs / limit.cpuMs).toFixed(2)}× the limit in CPU (target ≤ 2×)`);
@@ -402,6 +521,11 @@ function targetSummary(result: TimelineBenchResult): string[] {
     const small = find(5000, '31 days', target);
     const large = find(20000, '31 days', target);
     if (small && large) lines.push(`- ${target}, 31 days: CPU per entry at 20,000 / at 5,000 = ${(large.cpuMs / large.entries / (small.cpuMs / small.entries)).toFixed(2)} (target ≤ 1.2)`);
+  }
+  // More connections should not cost more CPU per request than one at a time.
+  for (const row of result.loadRows) {
+    const alone = find(row.flights, row.range, row.target);
+    if (alone) lines.push(`- ${row.target}, ${row.range}, ${row.flights} flights, ${row.connections} connections: CPU per request ${(row.cpuMsPerRequest / alone.cpuMs).toFixed(2)}× one at a time`);
   }
   return lines;
 }
