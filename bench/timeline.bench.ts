@@ -324,14 +324,21 @@ async function benchRange(range: RangeSpec, servers: Server[], options: Required
         const { target } = slot;
         const once = () => send(server.port, target.method, target.path(range), target.headers, target.body?.(range));
         // The server sat idle while the others were measured, and a full collection after idling
-        // shrinks V8's young generation: two requests after it, unmeasured, so every window starts
-        // from the state of a server in use (as the one-target-at-a-time rounds this replaced did).
+        // shrinks V8's young generation (and short work right after idling measured slower for a
+        // second or two: see the limit below): a third of a window's requests first (at least
+        // two), unmeasured, so every window starts from the state of a server in use, as the
+        // one-target-at-a-time rounds this replaced did.
+        const warmUpRequests = Math.max(2, Math.ceil(slot.perRequest / 3));
         const { figures } = await window(
           server,
           async () => {
             for (let i = 0; i < slot.perRequest; i += 1) await once();
           },
-          { warmUp: async () => (await once(), await once()) },
+          {
+            warmUp: async () => {
+              for (let i = 0; i < warmUpRequests; i += 1) await once();
+            },
+          },
         );
         slot.figures.push(figures);
       }
