@@ -195,10 +195,16 @@ async function startServer(flights: number, engine: EngineKind, nodeFlags: strin
     env.MONGODB_URI = `${started.match[1]}/broker`;
   }
   const script = path.join(__dirname, `timeline-server${EXTENSION}`);
-  // NODE_ENV=production as deployed: graphql-js, express and others drop their development checks.
-  const { child, match } = await startChild([...nodeFlags, '--expose-gc', ...PRELOAD, script, String(flights)], env, /READY (.*)\n/, 'benchmark server');
-  const ready = JSON.parse(match[1]) as { port: number; token: string };
-  return { flights, engine, ...ready, child, engineProcess };
+  try {
+    // NODE_ENV=production as deployed: graphql-js, express and others drop their development checks.
+    const { child, match } = await startChild([...nodeFlags, '--expose-gc', ...PRELOAD, script, String(flights)], env, /READY (.*)\n/, 'benchmark server');
+    const ready = JSON.parse(match[1]) as { port: number; token: string };
+    return { flights, engine, ...ready, child, engineProcess };
+  } catch (error) {
+    // The caller only stops the servers it got: the engine of one that failed to start goes here.
+    engineProcess?.kill('SIGKILL');
+    throw error;
+  }
 }
 
 /** CPU time (user + system) of another process so far, ms; undefined where /proc is not there (not Linux). */
@@ -267,8 +273,8 @@ async function window<T>(server: Server, work: () => Promise<T>, { sampleRss = f
     await send(server.port, 'POST', '/bench/settle');
     await warmUp();
   }
-  const query = [sampleRss ? 'rss=1' : '', warmUp ? 'settled=1' : ''].filter(Boolean).join('&');
-  await send(server.port, 'POST', `/bench/window/start${query ? `?${query}` : ''}`);
+  const search = [sampleRss ? 'rss=1' : '', warmUp ? 'settled=1' : ''].filter(Boolean).join('&');
+  await send(server.port, 'POST', `/bench/window/start${search ? `?${search}` : ''}`);
   const engineBefore = processCpuMs(server.engineProcess?.pid);
   const result = await work();
   const engineAfter = processCpuMs(server.engineProcess?.pid);
