@@ -99,7 +99,7 @@ export class MeasurementWindow {
     }
     allocated += Math.max(0, endUsed - previousAfter);
     // After the figures above: these collections are the measurement's own.
-    youngCollections();
+    const collected = youngCollections();
     return {
       cpuMs: (cpu.user + cpu.system) / 1000,
       wallMs,
@@ -110,7 +110,7 @@ export class MeasurementWindow {
       peakRssBytes: Math.max(this.peakRss, process.memoryUsage.rss()),
       peakYoungBytes: Math.max(this.peakYoung, youngGenerationBytes()),
       load: loadavg()[0],
-      keptBytes: gc ? keptMemory() - this.startKept : undefined,
+      keptBytes: collected ? keptMemory() - this.startKept : undefined,
     };
   }
 
@@ -120,11 +120,16 @@ export class MeasurementWindow {
   }
 }
 
-/** Two young-generation collections (with --expose-gc): what is young and dead goes, nothing is shrunk. */
-export function youngCollections(): void {
+/**
+ * Two young-generation collections (with --expose-gc): what is young and dead goes, nothing is
+ * shrunk. False when the process cannot collect on demand.
+ */
+export function youngCollections(): boolean {
   const gc = (globalThis as { gc?: (options: { type: 'minor' }) => void }).gc;
-  gc?.({ type: 'minor' });
-  gc?.({ type: 'minor' });
+  if (!gc) return false;
+  gc({ type: 'minor' });
+  gc({ type: 'minor' });
+  return true;
 }
 
 function keptMemory(): number {

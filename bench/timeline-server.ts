@@ -128,10 +128,6 @@ async function main(flights: number): Promise<void> {
 }
 
 /**
- * A full collection, then a pause for V8's helper threads to finish sweeping it (their CPU time
- * counts in the process's, so it would be billed to the window that follows).
- */
-/**
  * A full collection, then a wait until the process is quiet: V8's helper threads sweep (and may
  * compact) after it, for longer on the engine's large heap and a busy machine, and their CPU time
  * is the process's. A fixed 250 ms wait was not always enough: a window of a few milliseconds

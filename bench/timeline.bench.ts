@@ -16,7 +16,7 @@
  * and peak RSS under concurrency.
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -173,6 +173,7 @@ const PRELOAD = EXTENSION === '.ts' ? ['-r', path.join(__dirname, '../test/helpe
 async function startChild(args: string[], env: NodeJS.ProcessEnv, pattern: RegExp, what: string): Promise<{ child: Child; match: RegExpExecArray }> {
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env });
   const match = await new Promise<RegExpExecArray>((resolve, reject) => {
+    child.on('error', reject);
     let buffered = '';
     child.stdout.on('data', (chunk) => {
       buffered += chunk;
@@ -209,10 +210,15 @@ async function startServer(flights: number, engine: EngineKind, nodeFlags: strin
 
 /** CPU time (user + system) of another process so far, ms; undefined where /proc is not there (not Linux). */
 function processCpuMs(pid: number | undefined): number | undefined {
-  const file = `/proc/${pid}/stat`;
-  if (pid === undefined || !existsSync(file)) return undefined;
+  if (pid === undefined) return undefined;
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    // Not Linux, or the process has gone.
+    return undefined;
+  }
   // The fields after the command name (which may hold spaces), from the state on: utime and stime are the 12th and 13th.
-  const stat = readFileSync(file, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   // In clock ticks of USER_HZ, 100 on Linux.
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
@@ -283,6 +289,11 @@ async function window<T>(server: Server, work: () => Promise<T>, { sampleRss = f
   return { figures: { ...(JSON.parse(stopped.text) as WindowFigures), engineCpuMs }, result };
 }
 
+/** One request of a target for a range; `headers` replace the target's own when given. */
+function sendTarget(server: Server, target: Target, range: RangeSpec, headers = target.headers): Promise<Answer> {
+  return send(server.port, target.method, target.path(range), headers, target.body?.(range));
+}
+
 function entriesOf(text: string): number {
   const parsed = JSON.parse(text) as unknown[] | { data: { timelineEvents: unknown[] } };
   return Array.isArray(parsed) ? parsed.length : parsed.data.timelineEvents.length;
@@ -290,7 +301,6 @@ function entriesOf(text: string): number {
 
 /** A target on one dataset, with the server it goes to and what its rounds measured. */
 interface Slot {
-  flights: number;
   target: Target;
   server: Server;
   figures: Figures[];
@@ -300,8 +310,8 @@ interface Slot {
 }
 
 /**
- * One range on every dataset: warm-up, then rounds that take every dataset's limit and every
- * (dataset, target) in turn, so the machine's drift hits 5,000 and 20,000 flights alike.
+ * One range on every dataset: warm-up, then rounds that take every dataset in turn (its targets'
+ * windows, then its limits), so the machine's drift hits 5,000 and 20,000 flights alike.
  */
 async function benchRange(range: RangeSpec, servers: Server[], options: Required<TimelineBenchOptions>, result: TimelineBenchResult): Promise<void> {
   const slots: Slot[] = [];
@@ -313,13 +323,13 @@ async function benchRange(range: RangeSpec, servers: Server[], options: Required
       let first: Answer | undefined;
       const started = Date.now();
       for (let i = 0; i < 4; i += 1) {
-        const answer = await send(server.port, target.method, target.path(range), target.headers, target.body?.(range));
+        const answer = await sendTarget(server, target, range);
         if (answer.status !== 200) throw new Error(`${target.name} ${range.name}: status ${answer.status}: ${answer.text.slice(0, 300)}`);
         first ??= answer;
       }
       const perRequestMs = (Date.now() - started) / 4;
-      const plain = first!.encoding ? await send(server.port, target.method, target.path(range), { ...target.headers, 'accept-encoding': 'identity' }, target.body?.(range)) : first!;
-      slots.push({ flights: server.flights, target, server, figures: [], perRequest: Math.max(3, Math.min(200, Math.ceil(options.roundMs / perRequestMs))), entries: entriesOf(plain.text), bytes: first!.bytes });
+      const plain = first!.encoding ? await sendTarget(server, target, range, { ...target.headers, 'accept-encoding': 'identity' }) : first!;
+      slots.push({ target, server, figures: [], perRequest: Math.max(3, Math.min(200, Math.ceil(options.roundMs / perRequestMs))), entries: entriesOf(plain.text), bytes: first!.bytes });
     }
   }
   const limitServers = servers.filter((server) => server.engine === 'in-process');
@@ -328,7 +338,7 @@ async function benchRange(range: RangeSpec, servers: Server[], options: Required
     for (const server of servers) {
       for (const slot of slots.filter((candidate) => candidate.server === server)) {
         const { target } = slot;
-        const once = () => send(server.port, target.method, target.path(range), target.headers, target.body?.(range));
+        const once = () => sendTarget(server, target, range);
         // The server sat idle while the others were measured, and a full collection after idling
         // shrinks V8's young generation (and short work right after idling measured slower for a
         // second or two: see the limit below): a third of a window's requests first (at least
@@ -369,10 +379,10 @@ async function benchRange(range: RangeSpec, servers: Server[], options: Required
     });
     result.limits.push(summary(issue, 'issue'), summary(joined, 'joined'));
   }
-  for (const { flights, target, figures, perRequest, entries, bytes } of slots) {
+  for (const { server, target, figures, perRequest, entries, bytes } of slots) {
     const per = (pick: (figure: Figures) => number) => median(figures.map((figure) => pick(figure) / perRequest));
     result.rows.push({
-      flights,
+      flights: server.flights,
       range: range.name,
       target: target.name,
       entries,
