@@ -47,8 +47,8 @@ export interface TimelineBenchOptions {
   serviceAlone?: boolean;
 }
 
-/** Where the database runs for a target: the embedded engine in the server's process, or in a process of its own. */
-export type EngineKind = 'in-process' | 'own process';
+/** Where the database runs for a target: the embedded engine in a worker thread of the server's process (as `npm start` runs it), or in a process of its own. */
+export type EngineKind = 'worker thread' | 'own process';
 
 export interface RangeSpec {
   name: string;
@@ -167,7 +167,7 @@ interface Server {
 
 /** Compiled (npm run bench) or run from the TypeScript sources (node -r register-ts.cjs). */
 const EXTENSION = path.extname(__filename);
-const PRELOAD = EXTENSION === '.ts' ? ['-r', path.join(__dirname, '../test/helpers/register-ts.cjs')] : [];
+const PRELOAD = EXTENSION === '.ts' ? ['-r', path.join(__dirname, '../scripts/register-ts.cjs')] : [];
 
 /** Starts a node child and resolves with the first stdout match of `pattern`; rejects if it exits first. */
 async function startChild(args: string[], env: NodeJS.ProcessEnv, pattern: RegExp, what: string): Promise<{ child: Child; match: RegExpExecArray }> {
@@ -189,9 +189,9 @@ async function startServer(flights: number, engine: EngineKind, nodeFlags: strin
   let engineProcess: Child | undefined;
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production' };
   if (engine === 'own process') {
-    // The engine as `npm run db` runs it (its own process, node's default flags), on a free port.
+    // The engine as `npm run db` runs it (its own process, the service's V8 flags), on a free port.
     const cli = path.join(__dirname, `../src/db/embedded/cli${EXTENSION}`);
-    const started = await startChild([...PRELOAD, cli, '--port', '0'], process.env, /^(mongodb:\/\/\S+)\n/m, 'embedded engine');
+    const started = await startChild([...nodeFlags, ...PRELOAD, cli, '--port', '0'], process.env, /^(mongodb:\/\/\S+)\n/m, 'embedded engine');
     engineProcess = started.child;
     env.MONGODB_URI = `${started.match[1]}/broker`;
   }
@@ -316,7 +316,7 @@ interface Slot {
 async function benchRange(range: RangeSpec, servers: Server[], options: Required<TimelineBenchOptions>, result: TimelineBenchResult): Promise<void> {
   const slots: Slot[] = [];
   for (const server of servers) {
-    const wanted = targets(server.token).filter((target) => (target.engine ?? 'in-process') === server.engine && (!target.ranges || target.ranges.includes(range.name)));
+    const wanted = targets(server.token).filter((target) => (target.engine ?? 'worker thread') === server.engine && (!target.ranges || target.ranges.includes(range.name)));
     // Checks, warm-up (graphql-jit compiles a document on its second sighting) and an estimate of
     // each request's time, so a round of each target lasts about roundMs.
     for (const target of wanted) {
@@ -332,7 +332,7 @@ async function benchRange(range: RangeSpec, servers: Server[], options: Required
       slots.push({ target, server, figures: [], perRequest: Math.max(3, Math.min(200, Math.ceil(options.roundMs / perRequestMs))), entries: entriesOf(plain.text), bytes: first!.bytes });
     }
   }
-  const limitServers = servers.filter((server) => server.engine === 'in-process');
+  const limitServers = servers.filter((server) => server.engine === 'worker thread');
   const limits = new Map<Server, { issue: LimitFigures[]; joined: LimitFigures[] }>(limitServers.map((server) => [server, { issue: [], joined: [] }]));
   for (let round = 0; round < options.rounds; round += 1) {
     for (const server of servers) {
@@ -402,7 +402,7 @@ async function benchRange(range: RangeSpec, servers: Server[], options: Required
 /** The 31-day facade request over several connections at once, against one server. */
 async function benchConcurrency(server: Server, connections: number, options: Required<TimelineBenchOptions>, result: TimelineBenchResult): Promise<void> {
   const range = BENCH_RANGES.find((candidate) => candidate.name === '31 days')!;
-  const name = server.engine === 'in-process' ? 'REST facade GET' : SERVICE_ALONE_TARGET;
+  const name = server.engine === 'worker thread' ? 'REST facade GET' : SERVICE_ALONE_TARGET;
   const target = targets(server.token).find((candidate) => candidate.name === name)!;
   const url = `http://127.0.0.1:${server.port}`;
   const load = { method: target.method, path: target.path(range), headers: target.headers };
@@ -462,7 +462,7 @@ export async function runTimelineBench(options: TimelineBenchOptions = {}): Prom
     // Every dataset's servers at once (memory is plenty: about 0.6 and 1.4 GiB), so rounds can
     // alternate between them.
     for (const flights of settings.flights) {
-      servers.push(await startServer(flights, 'in-process', settings.nodeFlags));
+      servers.push(await startServer(flights, 'worker thread', settings.nodeFlags));
       if (settings.serviceAlone) servers.push(await startServer(flights, 'own process', settings.nodeFlags));
     }
     for (const range of BENCH_RANGES.filter((candidate) => settings.ranges.includes(candidate.name))) {

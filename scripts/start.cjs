@@ -88,8 +88,10 @@ async function main() {
   const entry = ENTRIES[mode] ?? 'dist/src/main.js';
   await buildIfNeeded();
   if (ENTRIES[mode]) {
-    // One-shot tools (and the engine) run as their own main module: they check require.main.
-    process.exit(await run([path.join(root, entry), ...rest], process.cwd()));
+    // One-shot tools (and the engine) run as their own main module: they check require.main. The
+    // engine gets the service's V8 flags: its query path allocates as the service's does.
+    const flags = mode === '--db' ? missingServiceFlags() : [];
+    process.exit(await run([...flags, path.join(root, entry), ...rest], process.cwd()));
   }
   const flags = missingServiceFlags();
   if (flags.length > 0) {

@@ -1,7 +1,7 @@
 import mongoose, { type Connection, type MongooseQueryMiddleware, type Query, type Schema } from 'mongoose';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
-import { startEmbeddedMongo } from './embedded';
+import { startEmbeddedMongoInThread } from './embedded/thread';
 import { createModels, ensureIndexes, type Models } from './models';
 
 /** Name of the database the service uses on the embedded engine (a real URI names its own). */
@@ -10,7 +10,7 @@ export const EMBEDDED_DATABASE = 'broker';
 export interface Database {
   connection: Connection;
   models: Models;
-  /** `embedded` when the in-process development engine is behind the connection. */
+  /** `embedded` when the development engine (in a worker thread of this process) is behind the connection. */
   kind: 'embedded' | 'external';
   /** The URI with any password masked, for logs. */
   displayUri: string;
@@ -54,7 +54,7 @@ export async function openDatabase(config: Config, logger: Logger, options: Open
   let uri = options.uri ?? config.mongodbUri;
   let kind: Database['kind'] = 'external';
   if (!uri) {
-    const engine = await startEmbeddedMongo({ logger: logger.child({ component: 'embedded-mongo' }) });
+    const engine = await startEmbeddedMongoInThread({ logger: logger.child({ component: 'embedded-mongo' }) });
     stopEngine = () => engine.stop();
     uri = `${engine.uri}/${EMBEDDED_DATABASE}`;
     kind = 'embedded';

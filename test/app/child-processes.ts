@@ -31,7 +31,7 @@ export function startProcess(command: string, args: string[], options: SpawnOpti
 
 /** Runs a TypeScript entry point of this repository directly (compiled on load, as jest does). */
 export function startTypeScript(entry: string, args: string[] = [], env: Record<string, string> = {}): Started {
-  return startProcess(process.execPath, ['-r', './test/helpers/register-ts.cjs', entry, ...args], {
+  return startProcess(process.execPath, ['-r', './scripts/register-ts.cjs', entry, ...args], {
     env: { PATH: process.env.PATH ?? '', ...env },
   });
 }

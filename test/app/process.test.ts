@@ -78,7 +78,8 @@ describe('the service process', () => {
       },
     });
     // The first run after a change compiles the TypeScript into dist/ first.
-    await waitFor(() => /listening on/.test(npm.output()) || npm.child.exitCode !== null, 150_000);
+    // The token is written after the "listening on" log line, and may reach this pipe in a later chunk.
+    await waitFor(() => /listening on[^]*Bearer eyJ/.test(npm.output()) || npm.child.exitCode !== null, 150_000);
     expect(npm.output()).toMatch(/EMBEDDED development engine.*not a production database/);
     expect(npm.output()).toMatch(/demo data loaded/);
     const token = /Bearer (eyJ[\w-]+\.[\w-]+\.[\w-]+)/.exec(npm.output())![1];

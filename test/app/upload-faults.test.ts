@@ -44,7 +44,7 @@ interface Service {
 }
 
 async function startService(databaseUri: string): Promise<Service> {
-  const child = spawn(process.execPath, ['-r', './test/helpers/register-ts.cjs', 'src/main.ts'], {
+  const child = spawn(process.execPath, ['-r', './scripts/register-ts.cjs', 'src/main.ts'], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',

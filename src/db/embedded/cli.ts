@@ -7,17 +7,12 @@
  */
 import { parseArgs } from 'node:util';
 import { startEmbeddedMongo, type EmbeddedLogger } from './index';
+import { serialisable } from './logger';
 
 const USAGE =
   'Usage: npm run db -- [--port <0-65535, default 27017; 0: any free port>] [--host <interface, default 127.0.0.1>]\n' +
   '                     [--standalone (answer as a standalone mongod: no transactions) | --replica-set <name, default rs0>]\n' +
   '                     [--enable-test-commands (answer configureFailPoint, as mongod with enableTestCommands)]';
-
-/** An Error's own fields are not enumerable: written out by name so the log line says what failed. */
-function serialisable(object: object): object {
-  const { err, ...rest } = object as { err?: unknown };
-  return err instanceof Error ? { ...rest, err: { name: err.name, message: err.message } } : object;
-}
 
 /** Warnings and errors only, as JSON lines on stderr: stdout carries the URI alone. */
 const stderrLogger: EmbeddedLogger = {

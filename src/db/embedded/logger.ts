@@ -10,3 +10,15 @@ export const silentLogger: EmbeddedLogger = {
   warn: () => undefined,
   error: () => undefined,
 };
+
+/**
+ * A log object whose `err` can be written out or posted to another thread: an Error's own fields
+ * are not enumerable (JSON drops them) and its prototype does not cross threads, so it becomes
+ * `{ name, message, code? }`; the rest of the object is plain data already.
+ */
+export function serialisable(object: object): object {
+  const { err, ...rest } = object as { err?: unknown };
+  if (!(err instanceof Error)) return object;
+  const { code } = err as { code?: unknown };
+  return { ...rest, err: { name: err.name, message: err.message, ...(typeof code === 'string' || typeof code === 'number' ? { code } : {}) } };
+}
