@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { Worker, type ResourceLimits } from 'node:worker_threads';
 import type { EmbeddedMongo, EmbeddedMongoOptions } from './index';
 import { silentLogger, type EmbeddedLogger } from './logger';
 
@@ -24,6 +24,11 @@ export interface EngineThreadStop {
 export interface EngineThreadOptions extends EmbeddedMongoOptions {
   /** A pino logger is asked whether debug lines are wanted; without it they are not sent. */
   logger?: EmbeddedLogger & { isLevelEnabled?(level: string): boolean };
+  /**
+   * Caps the engine's old generation (MiB; default: V8's own limit). Past it the thread ends with
+   * ERR_WORKER_OUT_OF_MEMORY, logged, instead of the whole process running out of memory.
+   */
+  maxHeapMb?: number;
 }
 
 /** How long stop() waits for the thread to close its sockets before terminating it. */
@@ -40,10 +45,10 @@ const STOP_GRACE_MS = 5000;
  * service answers 503) as with a real MongoDB that went away.
  */
 export function startEmbeddedMongoInThread(options: EngineThreadOptions = {}): Promise<EmbeddedMongo> {
-  const { logger: given, ...engineOptions } = options;
+  const { logger: given, maxHeapMb, ...engineOptions } = options;
   const logger: NonNullable<EngineThreadOptions['logger']> = given ?? silentLogger;
   const workerData: EngineThreadData = { ...engineOptions, debug: logger.isLevelEnabled?.('debug') ?? false };
-  const worker = startWorker(workerData);
+  const worker = startWorker(workerData, maxHeapMb === undefined ? undefined : { maxOldGenerationSizeMb: maxHeapMb });
   let running = false;
   let exited = false;
   let stopRequested = false;
@@ -96,9 +101,9 @@ export function startEmbeddedMongoInThread(options: EngineThreadOptions = {}): P
  * bench, `node -r scripts/register-ts.cjs`), the thread compiles its modules on load as the parent
  * does: a worker shares no module loader with its parent.
  */
-function startWorker(workerData: EngineThreadData): Worker {
-  if (__filename.endsWith('.js')) return new Worker(path.join(__dirname, 'thread-entry.js'), { workerData });
+function startWorker(workerData: EngineThreadData, resourceLimits: ResourceLimits | undefined): Worker {
+  if (__filename.endsWith('.js')) return new Worker(path.join(__dirname, 'thread-entry.js'), { workerData, resourceLimits });
   const register = path.resolve(__dirname, '../../../scripts/register-ts.cjs');
   const entry = path.join(__dirname, 'thread-entry.ts');
-  return new Worker(`require(${JSON.stringify(register)}); require(${JSON.stringify(entry)});`, { eval: true, workerData });
+  return new Worker(`require(${JSON.stringify(register)}); require(${JSON.stringify(entry)});`, { eval: true, workerData, resourceLimits });
 }

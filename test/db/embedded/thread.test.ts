@@ -91,3 +91,29 @@ describe('startEmbeddedMongoInThread', () => {
     }
   });
 });
+
+describe('an engine thread that dies', () => {
+  it('is logged; the process stays up, the driver\'s operations fail, and stop() still resolves', async () => {
+    const { lines, logger } = recordingLogger(false);
+    const engine = await startEmbeddedMongoInThread({ logger, maxHeapMb: 48 });
+    const client = await MongoClient.connect(`${engine.uri}/dies`, { serverSelectionTimeoutMS: 1000, socketTimeoutMS: 5000 });
+    try {
+      const filler = 'x'.repeat(10_000);
+      // Fills the engine's 48 MiB heap: its thread ends with ERR_WORKER_OUT_OF_MEMORY, and a write fails.
+      await expect(
+        (async () => {
+          for (let batch = 0; batch < 100; batch += 1) {
+            await client.db().collection('c').insertMany(Array.from({ length: 500 }, (_, i) => ({ batch, i, filler })));
+          }
+        })(),
+      ).rejects.toThrow();
+      const failure = await waitFor(() => lines.find((line) => line.level === 'error'), 'the error line');
+      expect(failure.message).toBe('embedded mongo thread failed; database operations fail until the service restarts');
+      expect(failure.object).toMatchObject({ err: { code: 'ERR_WORKER_OUT_OF_MEMORY' } });
+      await expect(client.db().command({ ping: 1 })).rejects.toThrow();
+      await engine.stop();
+    } finally {
+      await client.close(true);
+    }
+  });
+});
