@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { loadConfig } from '../../src/config';
 import { freePort, killAll, startProcess, startTypeScript, waitFor, type Started } from './child-processes';
@@ -87,6 +88,11 @@ describe('the service process', () => {
     // `exec` in the npm script: npm's only child is the service's node process itself.
     const [service, ...others] = await childPids(npm.child.pid!);
     expect(others).toEqual([]);
+    // The service runs with its V8 flags (scripts/v8-flags.json): in that process, or in the one
+    // child it started with them.
+    const serviceProcesses = [service, ...(await childPids(service))];
+    const commandLines = serviceProcesses.map((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0'));
+    expect(commandLines.filter((args) => args.includes('--max-semi-space-size=64'))).toHaveLength(1);
 
     // A client that never finishes its headers, or its body, loses the connection (Node: 408).
     const stalledHeaders = new RawConnection(port);
