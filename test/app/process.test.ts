@@ -79,8 +79,11 @@ describe('the service process', () => {
       },
     });
     // The first run after a change compiles the TypeScript into dist/ first.
-    // The token is written after the "listening on" log line, and may reach this pipe in a later chunk.
-    await waitFor(() => /listening on[^]*Bearer eyJ/.test(npm.output()) || npm.child.exitCode !== null, 150_000);
+    // The log line and the token are two writes (the logger's and a plain one): either may reach
+    // this pipe first, or in a later chunk.
+    await waitFor(() => (/listening on/.test(npm.output()) && /Bearer eyJ/.test(npm.output())) || npm.child.exitCode !== null, 150_000).catch((error: Error) => {
+      throw new Error(`${error.message}; the output so far:\n${npm.output()}`);
+    });
     expect(npm.output()).toMatch(/EMBEDDED development engine.*not a production database/);
     expect(npm.output()).toMatch(/demo data loaded/);
     const token = /Bearer (eyJ[\w-]+\.[\w-]+\.[\w-]+)/.exec(npm.output())![1];
