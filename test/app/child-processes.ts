@@ -13,9 +13,13 @@ export interface Started {
 
 const running = new Set<ChildProcessWithoutNullStreams>();
 
-/** Spawns a process whose output is collected; killAll() ends it if the test does not. */
+/**
+ * Spawns a process whose output is collected; killAll() ends it, and every process it started, if
+ * the test does not. It leads a process group of its own: `npm start` runs the service two
+ * processes down, which a kill of npm alone would leave running.
+ */
 export function startProcess(command: string, args: string[], options: SpawnOptionsWithoutStdio = {}): Started {
-  const child = spawn(command, args, { cwd: ROOT, ...options });
+  const child = spawn(command, args, { cwd: ROOT, detached: true, ...options });
   running.add(child);
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
@@ -45,12 +49,21 @@ export async function startEngineProcess(port: number): Promise<Started & { uri:
   return { ...engine, uri };
 }
 
-/** Ends every process a test started and did not wait for (SIGCONT first: a stopped one ignores SIGKILL until resumed on some systems). */
+/**
+ * Ends every process a test started and did not wait for, with the processes they started (their
+ * process group). SIGCONT first: a stopped one ignores SIGKILL until resumed on some systems.
+ */
 export async function killAll(): Promise<void> {
   const exits = [...running].map((child) => {
     const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGCONT');
-    child.kill('SIGKILL');
+    for (const signal of ['SIGCONT', 'SIGKILL'] as const) {
+      try {
+        process.kill(-child.pid!, signal);
+      } catch {
+        // The group is gone already, or the child never started: the child's own kill below.
+      }
+      child.kill(signal);
+    }
     return exited;
   });
   await Promise.all(exits);
