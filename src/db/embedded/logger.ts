@@ -14,11 +14,15 @@ export const silentLogger: EmbeddedLogger = {
 /**
  * A log object whose `err` can be written out or posted to another thread: an Error's own fields
  * are not enumerable (JSON drops them) and its prototype does not cross threads, so it becomes
- * `{ name, message, code? }`; the rest of the object is plain data already.
+ * `{ name, message, code?, stack }`; the rest of the object is plain data already.
  */
 export function serialisable(object: object): object {
   const { err, ...rest } = object as { err?: unknown };
-  if (!(err instanceof Error)) return object;
-  const { code } = err as { code?: unknown };
-  return { ...rest, err: { name: err.name, message: err.message, ...(typeof code === 'string' || typeof code === 'number' ? { code } : {}) } };
+  return err instanceof Error ? { ...rest, err: plainError(err) } : object;
+}
+
+/** An Error as plain data (see serialisable). */
+export function plainError(error: Error): { name: string; message: string; code?: string | number; stack?: string } {
+  const { code } = error as { code?: unknown };
+  return { name: error.name, message: error.message, ...(typeof code === 'string' || typeof code === 'number' ? { code } : {}), stack: error.stack };
 }

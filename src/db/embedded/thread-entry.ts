@@ -1,7 +1,7 @@
 /** The engine's worker thread (see thread.ts): starts the engine, posts its logs, stops when asked. */
 import { parentPort, workerData } from 'node:worker_threads';
 import { startEmbeddedMongo, type EmbeddedMongo } from './index';
-import { serialisable, type EmbeddedLogger } from './logger';
+import { plainError, serialisable, type EmbeddedLogger } from './logger';
 import type { EngineThreadData, EngineThreadMessage, EngineThreadStop } from './thread';
 
 const port = parentPort;
@@ -36,8 +36,5 @@ startEmbeddedMongo({ ...options, logger }).then(
     engine = started;
     post({ type: 'listening', uri: started.uri, port: started.port, topology: started.topology, replicaSetName: started.replicaSetName });
   },
-  (error: unknown) => {
-    const { err } = serialisable({ err: error instanceof Error ? error : new Error(String(error)) }) as { err: { name: string; message: string } };
-    post({ type: 'failed', error: err });
-  },
+  (error: unknown) => post({ type: 'failed', error: plainError(error instanceof Error ? error : new Error(String(error))) }),
 );

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import type { EmbeddedMongo, EmbeddedMongoOptions } from './index';
-import { silentLogger, type EmbeddedLogger } from './logger';
+import { silentLogger, type EmbeddedLogger, type plainError } from './logger';
 
 /** What the engine's thread is started with (workerData): its options, less the logger, which stays here. */
 export interface EngineThreadData extends Omit<EmbeddedMongoOptions, 'logger'> {
@@ -12,7 +12,7 @@ export interface EngineThreadData extends Omit<EmbeddedMongoOptions, 'logger'> {
 /** Messages from the engine's thread. */
 export type EngineThreadMessage =
   | { type: 'listening'; uri: string; port: number; topology: EmbeddedMongo['topology']; replicaSetName: string | undefined }
-  | { type: 'failed'; error: { name: string; message: string; code?: string | number } }
+  | { type: 'failed'; error: ReturnType<typeof plainError> }
   | { type: 'log'; level: keyof EmbeddedLogger; object: object; message: string | undefined }
   | { type: 'stopped' };
 
@@ -52,6 +52,8 @@ export function startEmbeddedMongoInThread(options: EngineThreadOptions = {}): P
   let running = false;
   let exited = false;
   let stopRequested = false;
+  /** Why the thread ended, when it failed (the 'error' event comes before 'exit'). */
+  let failure: Error | undefined;
   const exit = new Promise<number>((resolve) => worker.once('exit', resolve));
 
   return new Promise((resolve, reject) => {
@@ -67,13 +69,14 @@ export function startEmbeddedMongoInThread(options: EngineThreadOptions = {}): P
       }
     });
     worker.on('error', (error) => {
-      if (!running) reject(error);
-      else logger.error({ err: error }, 'embedded mongo thread failed; database operations fail until the service restarts');
+      failure = error;
+      reject(error);
     });
+    // One line per death of a running thread, with its error when it had one.
     worker.once('exit', (code) => {
       exited = true;
       if (!running) reject(new Error(`embedded mongo thread exited (code ${code}) before listening`));
-      else if (!stopRequested) logger.error({ code }, 'embedded mongo thread exited; database operations fail until the service restarts');
+      else if (!stopRequested) logger.error({ code, err: failure }, 'embedded mongo thread ended; database operations fail until the service restarts');
     });
 
     let stopped: Promise<void> | undefined;

@@ -1,6 +1,7 @@
 import net from 'node:net';
 import { MongoClient } from 'mongodb';
 import { startEmbeddedMongoInThread } from '../../../src/db/embedded/thread';
+import { waitFor } from '../../app/child-processes';
 import { RawWireClient } from './raw-wire-client';
 
 /** A logger that records what reaches it from the engine's thread. */
@@ -10,13 +11,10 @@ function recordingLogger(debug: boolean) {
   return { lines, logger: { debug: record('debug'), warn: record('warn'), error: record('error'), isLevelEnabled: (level: string) => level !== 'debug' || debug } };
 }
 
-async function waitFor<T>(find: () => T | undefined, what: string): Promise<T> {
-  for (let attempt = 0; attempt < 200; attempt += 1) {
-    const found = find();
-    if (found !== undefined) return found;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`timed out waiting for ${what}`);
+/** The first recorded line of `level`, once one came. */
+async function lineOf<Line extends { level: string }>(lines: Line[], level: string): Promise<Line> {
+  await waitFor(() => lines.some((line) => line.level === level), 5000);
+  return lines.find((line) => line.level === level)!;
 }
 
 const refused = (port: number) =>
@@ -76,7 +74,7 @@ describe('startEmbeddedMongoInThread', () => {
         const header = Buffer.alloc(16);
         header.writeInt32LE(3, 0);
         raw.sendBytes(header);
-        const warning = await waitFor(() => lines.find((line) => line.level === 'warn'), 'the warning');
+        const warning = await lineOf(lines, 'warn');
         expect(warning.message).toBe('embedded mongo dropped a connection sending an invalid message length');
         expect(warning.object).toMatchObject({ length: 3, connectionId: expect.any(Number) });
         // Lines keep their order across the thread: the command error came first.
@@ -107,8 +105,9 @@ describe('an engine thread that dies', () => {
           }
         })(),
       ).rejects.toThrow();
-      const failure = await waitFor(() => lines.find((line) => line.level === 'error'), 'the error line');
-      expect(failure.message).toBe('embedded mongo thread failed; database operations fail until the service restarts');
+      const failure = await lineOf(lines, 'error');
+      expect(failure.message).toBe('embedded mongo thread ended; database operations fail until the service restarts');
+      expect(lines.filter((line) => line.level === 'error')).toHaveLength(1);
       expect(failure.object).toMatchObject({ err: { code: 'ERR_WORKER_OUT_OF_MEMORY' } });
       await expect(client.db().command({ ping: 1 })).rejects.toThrow();
       await engine.stop();
