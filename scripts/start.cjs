@@ -3,6 +3,12 @@
  * `npm start`, `npm run db`, `npm run seed`, `npm run bench`, `npm run token`: compile the
  * TypeScript when the build is missing or older than the sources (so they work straight after
  * `npm ci`), then run the compiled entry point with the remaining arguments.
+ * `npm run build` (`--build`): compile and stamp the build, run nothing.
+ * `npm run start:prod` (`--prebuilt`): the production command; runs the stamped build as it is and
+ * never compiles (a production-only install has no TypeScript).
+ *
+ * `.env` beside package.json, when present, fills the variables the environment leaves unset (the
+ * environment wins), before anything runs: every mode and the service's own child see it.
  *
  * Signals: package.json runs this file with `exec`, so npm's child is this node process itself
  * (without it, npm signals a `sh` that dies and leaves node running). The service runs in a node
@@ -54,15 +60,23 @@ function run(args, cwd) {
   });
 }
 
-async function buildIfNeeded() {
-  const built = fs.existsSync(STAMP) ? fs.statSync(STAMP).mtimeMs : 0;
-  const changed = Math.max(...SOURCES.map((source) => newestMtime(path.join(root, source))));
-  if (built >= changed) return;
-  process.stderr.write('building (TypeScript → dist/)…\n');
+/** Compiles src/, rest-facade/, bench/ and scripts/ into dist/ and stamps the build; says how it goes while it runs. */
+async function build(reason) {
+  let tsc;
+  try {
+    tsc = require.resolve('typescript/bin/tsc');
+  } catch {
+    process.stderr.write(`${reason}, and TypeScript is not installed (a production-only install?): run \`npm run build\` where the dev dependencies are, then \`npm run start:prod\`\n`);
+    process.exit(1);
+  }
+  const started = Date.now();
+  process.stderr.write(`${reason}: building (TypeScript → dist/; about a minute on an idle machine, longer on a busy one)…\n`);
+  const progress = setInterval(() => process.stderr.write(`  still building… ${Math.round((Date.now() - started) / 1000)} s\n`), 15_000);
   let interrupted = false;
   const noteSignal = () => (interrupted = true);
   for (const signal of FORWARDED) process.on(signal, noteSignal);
-  const status = await run([require.resolve('typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.build.json')], root);
+  const status = await run([tsc, '-p', path.join(root, 'tsconfig.build.json')], root);
+  clearInterval(progress);
   for (const signal of FORWARDED) process.off(signal, noteSignal);
   if (interrupted) process.exit(status || 1);
   if (status !== 0) {
@@ -70,6 +84,33 @@ async function buildIfNeeded() {
     process.exit(status);
   }
   fs.writeFileSync(STAMP, new Date().toISOString());
+  process.stderr.write(`built in ${Math.round((Date.now() - started) / 1000)} s\n`);
+}
+
+async function buildIfNeeded() {
+  const built = fs.existsSync(STAMP) ? fs.statSync(STAMP).mtimeMs : 0;
+  if (built === 0) return build('no build yet');
+  const changed = Math.max(...SOURCES.map((source) => newestMtime(path.join(root, source))));
+  if (built < changed) return build('sources changed since the last build');
+}
+
+/** The production command's check: a stamped build must be there; it is never compiled here. */
+function requirePrebuilt(entry) {
+  if (fs.existsSync(STAMP) && fs.existsSync(path.join(root, entry))) return;
+  process.stderr.write(`no build in ${path.join(root, 'dist')}: run \`npm run build\` first (the production command never compiles)\n`);
+  process.exit(1);
+}
+
+/** Reads `.env` (KEY=value lines, Node's own parser) into process.env without overriding what is set. */
+function loadDotEnv() {
+  const file = path.join(root, '.env');
+  if (!fs.existsSync(file)) return;
+  try {
+    process.loadEnvFile(file);
+  } catch (error) {
+    process.stderr.write(`cannot read ${file}: ${error.message}\n`);
+    process.exit(1);
+  }
 }
 
 /**
@@ -86,7 +127,10 @@ function missingServiceFlags() {
 async function main() {
   const [mode, ...rest] = process.argv.slice(2);
   const entry = ENTRIES[mode] ?? 'dist/src/main.js';
-  await buildIfNeeded();
+  loadDotEnv();
+  if (mode === '--build') return build('npm run build');
+  if (mode === '--prebuilt') requirePrebuilt(entry);
+  else await buildIfNeeded();
   if (ENTRIES[mode]) {
     // One-shot tools (and the engine) run as their own main module: they check require.main. The
     // engine gets the service's V8 flags: its query path allocates as the service's does.
@@ -99,7 +143,7 @@ async function main() {
     process.exit(await run([...flags, path.join(__dirname, 'start.cjs'), ...process.argv.slice(2)], process.cwd()));
   }
   // The service runs in this process so signals reach its own shutdown handlers directly.
-  process.argv = [process.argv[0], path.join(root, entry), ...process.argv.slice(2)];
+  process.argv = [process.argv[0], path.join(root, entry), ...(mode === '--prebuilt' ? rest : process.argv.slice(2))];
   require(path.join(root, entry));
 }
 
