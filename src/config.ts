@@ -5,6 +5,7 @@ import { IANAZone } from 'luxon';
 
 export type NodeEnv = 'development' | 'production' | 'test';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+export type LogFormat = 'auto' | 'json' | 'pretty';
 
 /** Key material and rules for verifying bearer tokens. At most one key source is set. */
 export interface AuthConfig {
@@ -176,6 +177,8 @@ export interface Config {
   /** IANA time zone in which `YYYY-MM-DD` range bounds are read. */
   timezone: string;
   logLevel: LogLevel;
+  /** `json` (one object a line), `pretty` (readable lines, for a person at a terminal), or `auto`: pretty in development when stdout is a terminal, JSON otherwise. */
+  logFormat: LogFormat;
   /** Whether GraphQL introspection (and so Sandbox) is on. */
   introspection: boolean;
   /** Browser origins allowed to call the API cross-origin (e.g. a FullCalendar front end); empty: none. */
@@ -204,8 +207,19 @@ export class ConfigError extends Error {
 type Env = Record<string, string | undefined>;
 
 const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const LOG_FORMATS: LogFormat[] = ['auto', 'json', 'pretty'];
 const NODE_ENVS: NodeEnv[] = ['development', 'production', 'test'];
 const HOST_NAME = /^(?=.{1,253}$)([a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)(\.[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*(:\d{1,5})?$/;
+
+/**
+ * What a start-up refusal's log line needs, read leniently (the configuration may be what failed):
+ * NODE_ENV and LOG_FORMAT when they are valid, else their defaults.
+ */
+export function startupLogSettings(env: Env = process.env): Pick<Config, 'nodeEnv' | 'logFormat'> {
+  const nodeEnv = NODE_ENVS.find((value) => value === env.NODE_ENV?.trim()) ?? 'development';
+  const logFormat = LOG_FORMATS.find((value) => value === env.LOG_FORMAT?.trim()) ?? 'auto';
+  return { nodeEnv, logFormat };
+}
 
 /** Reads and validates the environment once; throws a ConfigError naming the first bad variable. */
 export function loadConfig(env: Env = process.env): Config {
@@ -273,6 +287,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: trustProxy(read('TRUST_PROXY')),
     timezone,
     logLevel: oneOf(read('LOG_LEVEL') ?? (nodeEnv === 'test' ? 'silent' : 'info'), LOG_LEVELS, 'LOG_LEVEL'),
+    logFormat: oneOf(read('LOG_FORMAT') ?? 'auto', LOG_FORMATS, 'LOG_FORMAT'),
     introspection: boolean(env, 'GRAPHQL_INTROSPECTION', nodeEnv !== 'production'),
     corsOrigins: origins(read('CORS_ORIGINS')),
     auth,

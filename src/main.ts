@@ -1,10 +1,10 @@
 import 'reflect-metadata';
 import { describeDevToken, prepareDevelopmentAuth } from './auth';
 import { createApp, type GatewayApp } from './app';
-import { ConfigError, loadConfig, type Config } from './config';
+import { ConfigError, loadConfig, startupLogSettings, type Config } from './config';
 import { openDatabase, type Database } from './db/database';
 import { createHttpServer, prepareGracefulClose } from './http-server';
-import { createLogger, type Logger } from './logger';
+import { createLogger, refuseStart, type Logger } from './logger';
 import { seedDemoData } from './seed/seed';
 
 async function main(): Promise<void> {
@@ -16,18 +16,12 @@ async function main(): Promise<void> {
       throw new ConfigError('MONGODB_URI', 'must be set in production: the embedded engine keeps data in memory only and is for development and tests');
     }
   } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(1);
-    }
+    if (error instanceof ConfigError) refuseStart(error.message, { variable: error.variable }, startupLogSettings(process.env));
     throw error;
   }
   const logger = createLogger(config);
   const prepared = await prepareDevelopmentAuth(config).catch((error: unknown) => {
-    if (error instanceof ConfigError) {
-      logger.fatal(error.message);
-      process.exit(1);
-    }
+    if (error instanceof ConfigError) refuseStart(error.message, { variable: error.variable }, config);
     throw error;
   });
   config = prepared.config;
@@ -107,7 +101,4 @@ function installShutdown(close: (timeoutMs: number) => Promise<number>, gateway:
   process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled promise rejection (a bug): the service keeps running'));
 }
 
-main().catch((error: unknown) => {
-  console.error('start-up failed:', error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+main().catch((error: unknown) => refuseStart(`start-up failed: ${error instanceof Error ? error.message : String(error)}`, {}, startupLogSettings(process.env)));
