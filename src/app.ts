@@ -15,6 +15,9 @@ import { createApolloServer } from './graphql/apollo';
 import { explorerRouter } from './graphql/explorer';
 import { gatewaySchema } from './graphql/schema';
 import { healthRouter } from './health/health.routes';
+import { graphqlMetricsPlugin } from './metrics/graphql-metrics';
+import { httpMetrics, metricsRoute } from './metrics/http-metrics';
+import type { Metrics } from './metrics/metrics';
 import type { Logger } from './logger';
 import { attachClientSignal, graphqlUploadError, processUploadRequest } from './passengers/passenger-upload.schema';
 import { createServices, type Services } from './services';
@@ -40,6 +43,8 @@ export interface AppDeps {
   database: Database;
   /** The development token main.ts printed: the explorers pre-fill it for a browser on this machine. */
   devToken?: string;
+  /** Prometheus metrics to record into and serve at /metrics; none: nothing recorded, no route. */
+  metrics?: Metrics;
 }
 
 export interface GatewayApp {
@@ -64,13 +69,13 @@ export interface GatewayApp {
 const REQUEST_ID = /^[\w.:-]{1,100}$/;
 
 /** Builds the whole HTTP application without opening a port (tests call this directly). */
-export async function createApp({ config, logger, database, devToken }: AppDeps): Promise<GatewayApp> {
+export async function createApp({ config, logger, database, devToken, metrics }: AppDeps): Promise<GatewayApp> {
   const changes = createLiveChanges(database.models, config.changes, logger);
   const services = createServices(database.connection, database.models, config, changes);
   const authenticate = createRequestAuthenticator(createTokenVerifier(config.auth));
   const createContext = createContextFactory({ services, config, logger, authenticate });
   const schema = await gatewaySchema();
-  const apollo = createApolloServer(schema, config, logger);
+  const apollo = createApolloServer(schema, config, logger, metrics ? [graphqlMetricsPlugin(metrics)] : []);
   await apollo.start();
   const subscriptions = createSubscriptionServer({ schema, config, logger, services, authenticate });
 
@@ -81,6 +86,7 @@ export async function createApp({ config, logger, database, devToken }: AppDeps)
   // ETags, compression and the UTF-8 encoding of bodies: encodeResponses (src/shared/response-encoding.ts).
   app.set('etag', false);
 
+  if (metrics) app.use(httpMetrics(metrics));
   app.use(
     pinoHttp({
       logger,
@@ -97,6 +103,7 @@ export async function createApp({ config, logger, database, devToken }: AppDeps)
 
   app.use(encodeResponses());
   app.use(healthRouter(database));
+  if (metrics) app.get('/metrics', metricsRoute(metrics, authenticate));
   // GraphiQL from npm at /graphiql, for networks where Sandbox's CDN is out of reach.
   app.use(explorerRouter(config, devToken));
   const limitRequests = requestRateLimit(config.limits, authenticate);

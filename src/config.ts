@@ -179,6 +179,8 @@ export interface Config {
   logLevel: LogLevel;
   /** `json` (one object a line), `pretty` (readable lines, for a person at a terminal), or `auto`: pretty in development when stdout is a terminal, JSON otherwise. */
   logFormat: LogFormat;
+  /** Prometheus metrics: collected when enabled; served at /metrics (token with metrics:read) and, when `port` is set, on that port without a token. */
+  metrics: { enabled: boolean; port?: number };
   /** Whether GraphQL introspection (and so Sandbox) is on. */
   introspection: boolean;
   /** Browser origins allowed to call the API cross-origin (e.g. a FullCalendar front end); empty: none. */
@@ -288,6 +290,10 @@ export function loadConfig(env: Env = process.env): Config {
     timezone,
     logLevel: oneOf(read('LOG_LEVEL') ?? (nodeEnv === 'test' ? 'silent' : 'info'), LOG_LEVELS, 'LOG_LEVEL'),
     logFormat: oneOf(read('LOG_FORMAT') ?? 'auto', LOG_FORMATS, 'LOG_FORMAT'),
+    metrics: {
+      enabled: boolean(env, 'METRICS_ENABLED', true),
+      port: read('METRICS_PORT') === undefined ? undefined : integer(env, 'METRICS_PORT', 0, 1, 65535),
+    },
     introspection: boolean(env, 'GRAPHQL_INTROSPECTION', nodeEnv !== 'production'),
     corsOrigins: origins(read('CORS_ORIGINS')),
     auth,

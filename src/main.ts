@@ -1,10 +1,13 @@
 import 'reflect-metadata';
+import type { Server } from 'node:http';
 import { describeDevToken, prepareDevelopmentAuth } from './auth';
 import { createApp, type GatewayApp } from './app';
 import { ConfigError, loadConfig, startupLogSettings, type Config } from './config';
 import { openDatabase, type Database } from './db/database';
 import { createHttpServer, prepareGracefulClose } from './http-server';
 import { createLogger, refuseStart, type Logger } from './logger';
+import { createMetricsServer } from './metrics/metrics-server';
+import { Metrics } from './metrics/metrics';
 import { seedDemoData } from './seed/seed';
 
 async function main(): Promise<void> {
@@ -26,7 +29,8 @@ async function main(): Promise<void> {
   });
   config = prepared.config;
 
-  const database = await openDatabase(config, logger);
+  const metrics = config.metrics.enabled ? new Metrics() : undefined;
+  const database = await openDatabase(config, logger, { observeClient: metrics && ((client) => metrics.observeMongoClient(client)) });
   if (database.kind === 'embedded') {
     logger.warn(
       { database: database.displayUri },
@@ -43,7 +47,10 @@ async function main(): Promise<void> {
     );
   }
 
-  const gateway = await createApp({ config, logger, database, devToken: prepared.devToken });
+  const gateway = await createApp({ config, logger, database, devToken: prepared.devToken, metrics });
+  const metricsServer = metrics && config.metrics.port !== undefined ? createMetricsServer(metrics) : undefined;
+  metricsServer?.on('error', (error) => refuseStart(`cannot listen on ${config.host}:${config.metrics.port} (METRICS_PORT): ${error.message}`, {}, config));
+  metricsServer?.listen(config.metrics.port, config.host, () => logger.info({ metrics: `http://localhost:${config.metrics.port}/metrics` }, 'metrics served on METRICS_PORT'));
   const server = createHttpServer(gateway.app, config, logger);
   gateway.attachWebSockets(server);
   const close = prepareGracefulClose(server);
@@ -62,7 +69,7 @@ async function main(): Promise<void> {
     );
     if (prepared.devToken) process.stdout.write(`\n${describeDevToken(prepared.devToken, base)}\n\n`);
   });
-  installShutdown(close, gateway, database, config, logger);
+  installShutdown(close, gateway, database, config, logger, metricsServer);
 }
 
 /**
@@ -71,7 +78,7 @@ async function main(): Promise<void> {
  * with `Connection: close`), close the database, exit 0. A repeated signal (npm forwards the
  * terminal's Ctrl-C as well) changes nothing.
  */
-function installShutdown(close: (timeoutMs: number) => Promise<number>, gateway: GatewayApp, database: Database, config: Config, logger: Logger): void {
+function installShutdown(close: (timeoutMs: number) => Promise<number>, gateway: GatewayApp, database: Database, config: Config, logger: Logger, metricsServer?: Server): void {
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -86,6 +93,8 @@ function installShutdown(close: (timeoutMs: number) => Promise<number>, gateway:
     await gateway.stop();
     logger.debug('graphql stopped');
     await database.close();
+    metricsServer?.closeAllConnections();
+    metricsServer?.close();
     logger.info('stopped');
     process.exit(0);
   };

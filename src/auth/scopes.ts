@@ -10,6 +10,8 @@ export const Scope = {
   FlightsWrite: 'flights:write',
   /** Creating, reading and changing webhook endpoints, their secrets and their delivery log. */
   WebhooksManage: 'webhooks:manage',
+  /** Reading the Prometheus metrics at /metrics. */
+  MetricsRead: 'metrics:read',
 } as const;
 
 export type Scope = (typeof Scope)[keyof typeof Scope];

@@ -1,3 +1,4 @@
+import type { MongoClient } from 'mongodb';
 import mongoose, { type Connection, type MongooseQueryMiddleware, type Query, type Schema } from 'mongoose';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
@@ -36,6 +37,8 @@ export interface OpenDatabaseOptions {
   retryDelayMs?: number;
   /** Emit the driver's command events (tests count database round trips with them). */
   monitorCommands?: boolean;
+  /** Called with each driver client as it is created, before it connects (metrics listen to its events); turns command events on. */
+  observeClient?: (client: MongoClient) => void;
 }
 
 /**
@@ -90,13 +93,17 @@ export async function openDatabase(config: Config, logger: Logger, options: Open
     // Before the first connection mongoose queues operations, by default for 10 s.
     bufferTimeoutMS: timeouts.operationTimeoutMs,
     maxPoolSize: 20,
-    monitorCommands: options.monitorCommands ?? false,
+    monitorCommands: options.monitorCommands ?? options.observeClient !== undefined,
   };
   let supportsTransactions: boolean | undefined;
   const ready = (async () => {
     for (let attempt = 1; ; attempt += 1) {
       try {
-        await connection.openUri(uri, driverOptions);
+        const opening = connection.openUri(uri, driverOptions);
+        // openUri creates the client before its first await: listeners see the first command.
+        const client = connection.getClient() as MongoClient | undefined;
+        if (client && options.observeClient) options.observeClient(client);
+        await opening;
         break;
       } catch (error) {
         if (kind === 'embedded' || closed) throw error;

@@ -72,7 +72,7 @@ describe('npm run token', () => {
     expect(code).toBe(0);
     const claims = decodeJwt(stdout.trim());
     expect(claims.scope).toBe(ALL_SCOPES.join(' '));
-    expect(ALL_SCOPES).toEqual(['timeline:read', 'passengers:read', 'passengers:write', 'flights:write', 'webhooks:manage']);
+    expect(ALL_SCOPES).toEqual(['timeline:read', 'passengers:read', 'passengers:write', 'flights:write', 'webhooks:manage', 'metrics:read']);
     expect((claims.exp as number) - (claims.iat as number)).toBe(3600);
   });
 

@@ -7,6 +7,7 @@ import { ALL_SCOPES, mintToken } from '../../src/auth';
 import { loadConfig, type Config } from '../../src/config';
 import { openDatabase, type Database } from '../../src/db/database';
 import { createLogger } from '../../src/logger';
+import type { Metrics } from '../../src/metrics/metrics';
 import { testDatabaseUri, uniqueDatabaseName } from './database';
 
 export const TEST_SECRET = 'test-secret-that-is-at-least-32-bytes-long!';
@@ -41,7 +42,8 @@ export async function startTestApp(
    * `dbName`: share this database with other apps (several service processes on one database);
    * only the app that created it (the first) drops it on close.
    */
-  options: { monitorCommands?: boolean; devToken?: string; serverUri?: string; dbName?: string } = {},
+  /** `metrics`: record into these Prometheus metrics (driver events included) and serve them at /metrics. */
+  options: { monitorCommands?: boolean; devToken?: string; serverUri?: string; dbName?: string; metrics?: Metrics } = {},
 ): Promise<TestApp> {
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -55,9 +57,14 @@ export async function startTestApp(
   });
   const logger = createLogger(config);
   const dbName = options.dbName ?? uniqueDatabaseName(name);
-  const database = await openDatabase(config, logger, { uri: databaseUri(dbName, options.serverUri), monitorCommands: options.monitorCommands });
+  const { metrics } = options;
+  const database = await openDatabase(config, logger, {
+    uri: databaseUri(dbName, options.serverUri),
+    monitorCommands: options.monitorCommands,
+    observeClient: metrics && ((client) => metrics.observeMongoClient(client)),
+  });
   await database.ready;
-  const gateway = await createApp({ config, logger, database, devToken: options.devToken }).catch(async (error: unknown) => {
+  const gateway = await createApp({ config, logger, database, devToken: options.devToken, metrics }).catch(async (error: unknown) => {
     if (!options.dbName) await database.connection.dropDatabase();
     await database.close();
     throw error;
