@@ -22,6 +22,7 @@ import type { Logger } from './logger';
 import { attachClientSignal, graphqlUploadError, processUploadRequest } from './passengers/passenger-upload.schema';
 import { createServices, type Services } from './services';
 import { createSubscriptionServer } from './subscriptions/subscription-server';
+import { DeliveryStatus } from './webhooks/webhook-delivery.model';
 import { WebhookWorker } from './webhooks/webhook-worker';
 import { crossOrigin } from './shared/cors';
 import { encodeResponses } from './shared/response-encoding';
@@ -154,7 +155,18 @@ export async function createApp({ config, logger, database, devToken, metrics }:
 
   await changes.start();
   // Webhooks: dispatched and delivered in the background once the database is reachable.
-  const webhookWorker = new WebhookWorker({ ...database.models, config: config.webhooks, logger: logger.child({ component: 'webhooks' }), changes: services.changes });
+  const webhookWorker = new WebhookWorker({
+    ...database.models,
+    config: config.webhooks,
+    logger: logger.child({ component: 'webhooks' }),
+    changes: services.changes,
+    onAttempt: metrics && ((outcome) => metrics.countWebhookAttempt(outcome)),
+  });
+  if (metrics) {
+    metrics.gauge('webhook_deliveries_pending', 'Webhook deliveries waiting for an attempt or a retry, all processes together (read from the database at each scrape)', () =>
+      database.models.webhookDeliveries.countDocuments({ status: DeliveryStatus.Pending }).exec(),
+    );
+  }
   services.webhooks.onChanged(() => webhookWorker.endpointsChanged());
   database.ready.then(() => webhookWorker.start(), () => undefined);
   return {

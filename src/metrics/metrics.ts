@@ -15,7 +15,7 @@ const OPERATION_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 const MAX_COMMAND_NAMES = 50;
 
 /** A numeric source read when Prometheus scrapes (no bookkeeping on the hot path). */
-export type GaugeSource = () => number;
+export type GaugeSource = () => number | Promise<number>;
 
 /**
  * The service's Prometheus metrics, in a registry of their own (each app built in a process, as
@@ -73,7 +73,7 @@ export class Metrics {
 
   private readonly webhookDeliveries = new Counter({
     name: 'webhook_delivery_attempts_total',
-    help: 'Webhook delivery attempts by outcome (delivered, failed, gave_up)',
+    help: 'Webhook delivery attempts of this process by outcome: delivered (a 2xx), retrying (failed, another attempt is scheduled), failed (failed, the retry schedule is spent)',
     labelNames: ['outcome'] as const,
     registers: [this.registry],
   });
@@ -97,7 +97,7 @@ export class Metrics {
     this.uploadDuration.observe({ outcome }, seconds);
   }
 
-  countWebhookAttempt(outcome: 'delivered' | 'failed' | 'gave_up'): void {
+  countWebhookAttempt(outcome: 'delivered' | 'retrying' | 'failed'): void {
     this.webhookDeliveries.inc({ outcome });
   }
 
@@ -107,8 +107,9 @@ export class Metrics {
       name,
       help,
       registers: [this.registry],
-      collect() {
-        this.set(source());
+      async collect() {
+        // A source that cannot be read (the database is down) shows as NaN; the scrape still answers.
+        this.set(await Promise.resolve().then(source).catch(() => Number.NaN));
       },
     });
   }

@@ -24,6 +24,8 @@ export interface WebhookWorkerDeps {
   logger: Logger;
   /** Live events of every process: each one wakes the dispatcher. */
   changes?: ChangeFeed;
+  /** Told each recorded attempt's outcome (the metrics count them). */
+  onAttempt?: (outcome: 'delivered' | 'retrying' | 'failed') => void;
 }
 
 /**
@@ -170,6 +172,7 @@ export class WebhookWorker {
       const outcome = await attemptDelivery(delivery, endpoint, this.attemptContext());
       if (outcome.interrupted) return await this.queue.release(delivery);
       const recorded = await this.queue.record(delivery, endpoint, outcome, attemptedAt);
+      this.deps.onAttempt?.(recorded.status === DeliveryStatus.Delivered ? 'delivered' : recorded.status === DeliveryStatus.Failed ? 'failed' : 'retrying');
       const fields = { deliveryId: delivery._id, endpointId: endpoint._id, eventId: delivery.eventId, statusCode: outcome.statusCode, durationMs: outcome.durationMs };
       if (recorded.status === DeliveryStatus.Failed) log.warn({ ...fields, error: outcome.error }, 'webhook delivery failed: its retry schedule is spent');
       else if (recorded.nextAttemptAt) log.info({ ...fields, error: outcome.error, nextAttemptAt: recorded.nextAttemptAt }, 'webhook attempt failed; retrying later');

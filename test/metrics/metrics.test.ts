@@ -4,6 +4,9 @@ import { createMetricsServer } from '../../src/metrics/metrics-server';
 import { Metrics } from '../../src/metrics/metrics';
 import { TIMELINE_URL } from '../helpers/auth-requests';
 import { startTestApp, type TestApp } from '../helpers/test-app';
+import { createReferenceData } from '../helpers/timeline-fixtures';
+import { FAST_WEBHOOKS, newFlight, subscribe } from '../webhooks/webhook-helpers';
+import { eventually, WebhookReceiver } from '../webhooks/webhook-receiver';
 
 /** The samples of one metric family in a Prometheus text exposition: labels → value. */
 function samples(text: string, name: string): { labels: Record<string, string>; value: number }[] {
@@ -28,7 +31,7 @@ describe('Prometheus metrics at /metrics', () => {
 
   beforeAll(async () => {
     metrics = new Metrics();
-    t = await startTestApp('metrics', {}, { metrics });
+    t = await startTestApp('metrics', FAST_WEBHOOKS, { metrics });
     scrapeToken = await t.token(['metrics:read'], 'prometheus');
   });
   afterAll(() => t.close());
@@ -88,6 +91,24 @@ describe('Prometheus metrics at /metrics', () => {
     expect(samples(text, 'mongodb_pool_connections_in_use')[0].value).toBeGreaterThanOrEqual(0);
     for (const name of ['nodejs_eventloop_lag_p99_seconds', 'process_resident_memory_bytes', 'nodejs_heap_size_used_bytes']) {
       expect(samples(text, name)[0]?.value).toBeGreaterThan(0);
+    }
+  });
+
+  it('counts webhook attempts by outcome and shows the deliveries still pending', async () => {
+    const receiver = await WebhookReceiver.start();
+    try {
+      await createReferenceData(t);
+      await subscribe(t, receiver, '/ok');
+      await newFlight(t, 'MET100');
+      const text = await eventually(async () => {
+        const scraped = await scrape();
+        expect(sampleValue(scraped, 'webhook_delivery_attempts_total', { outcome: 'delivered' })).toBeGreaterThanOrEqual(1);
+        return scraped;
+      });
+      expect(receiver.received.length).toBeGreaterThanOrEqual(1);
+      expect(samples(text, 'webhook_deliveries_pending')[0].value).toBe(0);
+    } finally {
+      await receiver.close();
     }
   });
 
