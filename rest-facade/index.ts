@@ -1,4 +1,5 @@
 import { Router, type Request, type RequestHandler } from 'express';
+import { getOperationAST } from 'graphql';
 import { AppError, ErrorCode, notFound } from '../src/errors';
 import { PASSENGER_TEMPLATE_PATH } from '../src/passengers/passenger-upload.schema';
 import type { AnyFacadeRoute } from './route';
@@ -28,6 +29,11 @@ function methodNotAllowed(path: string, methods: string[]): RequestHandler {
   };
 }
 
+/** `/flight/:flight_id/passenger` → `/flight/{flight_id}/passenger`, as the OpenAPI document writes paths. */
+function openApiPath(path: string): string {
+  return path.replace(/:(\w+)/g, '{$1}');
+}
+
 /** The REST facade: the route table, 405 with Allow for known paths, a JSON 404 for the rest. */
 export function createFacadeRouter(deps: FacadeHandlerDeps & { config: Config; publicBaseUrl(req: Request): string }): Router {
   const router = Router();
@@ -36,6 +42,18 @@ export function createFacadeRouter(deps: FacadeHandlerDeps & { config: Config; p
     res.json({ ...document, servers: [{ url: `${deps.publicBaseUrl(req)}${FACADE_BASE_PATH}` }] });
   });
   router.all('/openapi.json', methodNotAllowed('/openapi.json', ['GET']));
+
+  // The index: what a client finds at the base address, derived from the route table.
+  const routes = [
+    ...facadeRoutes(deps.config).map((route) => ({ method: route.method, path: openApiPath(route.path), operation: getOperationAST(route.operation)?.name?.value ?? null })),
+    { method: 'GET', path: TEMPLATE_PATH, operation: null },
+    { method: 'GET', path: '/openapi.json', operation: null },
+  ].map((route) => ({ ...route, path: `${FACADE_BASE_PATH}${route.path}` }));
+  router.get('/', (req, res) => {
+    const base = `${deps.publicBaseUrl(req)}${FACADE_BASE_PATH}`;
+    res.json({ name: 'broker flight gateway: legacy REST facade', version: 'v0', openapi: `${base}/openapi.json`, contract: 'broker-interface-v0 (docs/contract/broker-interface-v0.md)', routes });
+  });
+  router.all('/', methodNotAllowed('/', ['GET']));
 
   // Static content, registered before `/upload/:id` so that path never takes it for a flight id.
   router.get(TEMPLATE_PATH, templateHandler);

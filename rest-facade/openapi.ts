@@ -99,6 +99,48 @@ export function buildOpenApiDocument() {
     },
     security: [{ bearer: [] }],
     paths: {
+      '/': {
+        get: {
+          operationId: 'getRouteIndex',
+          summary: 'The routes of this facade',
+          description: 'Every route with its method, the GraphQL operation it runs and the scope it needs, and the address of this document. No token needed.',
+          security: [],
+          responses: {
+            '200': {
+              description: 'The route index',
+              content: {
+                'application/json': {
+                  schema: {
+                    type: 'object',
+                    additionalProperties: false,
+                    required: ['name', 'version', 'openapi', 'contract', 'routes'],
+                    properties: {
+                      name: { type: 'string' },
+                      version: { type: 'string', const: 'v0' },
+                      openapi: { type: 'string', format: 'uri' },
+                      contract: { type: 'string' },
+                      routes: {
+                        type: 'array',
+                        items: {
+                          type: 'object',
+                          additionalProperties: false,
+                          required: ['method', 'path', 'operation'],
+                          properties: {
+                            method: { type: 'string', enum: ['GET', 'POST'] },
+                            path: { type: 'string' },
+                            operation: { type: ['string', 'null'], description: 'The named GraphQL operation the route runs (null: served by the facade itself)' },
+                          },
+                        },
+                      },
+                    },
+                  },
+                },
+              },
+            },
+            '405': methodNotAllowed,
+          },
+        },
+      },
       '/calendar/timeline/event': { get: timelineOperation('getCalendarTimeline', 'Calendar timeline', 'ordered by departure, then flight id') },
       '/resource/timeline/event': { get: timelineOperation('getResourceTimeline', 'Resource timeline', 'ordered by resource id, then departure') },
       '/resource/timeline/resources': {

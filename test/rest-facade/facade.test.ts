@@ -43,6 +43,20 @@ describe('REST facade: error model, routing and OpenAPI', () => {
     expect(openapi.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
   });
 
+  it('answers its base address with the routes of the table and the address of the OpenAPI document', async () => {
+    const index = await request(testApp.app).get('/api/broker/v0').expect(200);
+    expectMatchesOpenApi('/', 'get', 200, index.body);
+    expect(index.body.openapi).toMatch(/^http:\/\/[^/]+\/api\/broker\/v0\/openapi\.json$/);
+    const listed = index.body.routes.map((route: { method: string; path: string }) => `${route.method} ${route.path}`);
+    // Every path the OpenAPI document describes is listed, with each of its methods.
+    const documented = Object.entries(openapi.paths)
+      .filter(([path]) => path !== '/')
+      .flatMap(([path, item]) => Object.keys(item as object).map((method) => `${method.toUpperCase()} /api/broker/v0${path}`));
+    expect(listed.sort()).toEqual(documented.sort());
+    expect(index.body.routes).toContainEqual({ method: 'GET', path: '/api/broker/v0/calendar/timeline/event', operation: expect.stringMatching(/^\w+$/) });
+    expect((await request(testApp.app).post('/api/broker/v0').expect(405)).headers.allow).toBe('GET, HEAD');
+  });
+
   it('returns responses that match the OpenAPI document, success and errors alike', async () => {
     for (const path of ['/calendar/timeline/event', '/resource/timeline/event']) {
       const ok = await request(testApp.app).get(`/api/broker/v0${path}?start=2026-06-10&end=2026-06-10`).set('Authorization', bearer).expect(200);
