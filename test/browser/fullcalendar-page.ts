@@ -9,13 +9,13 @@ import type { GatewayApp } from '../../src/app';
 const ROOT = path.resolve(__dirname, '../..');
 const RECIPE_MARKER = '<!-- fullcalendar-recipe: test/browser/fullcalendar.test.ts runs this code as written -->';
 
-/** The README's FullCalendar recipe, exactly as a reader would paste it (the ```js block after the marker). */
+/** docs/fullcalendar.md's recipe, exactly as a reader would paste it (the ```js block after the marker). */
 export function readReadmeRecipe(): string {
-  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const readme = readFileSync(path.join(ROOT, 'docs/fullcalendar.md'), 'utf8');
   const at = readme.indexOf(RECIPE_MARKER);
-  if (at < 0) throw new Error(`README.md has lost the marker ${RECIPE_MARKER}`);
+  if (at < 0) throw new Error(`docs/fullcalendar.md has lost the marker ${RECIPE_MARKER}`);
   const block = /```js\n([\s\S]*?)\n```/.exec(readme.slice(at));
-  if (!block) throw new Error('no ```js block follows the FullCalendar recipe marker in README.md');
+  if (!block) throw new Error('no ```js block follows the FullCalendar recipe marker in docs/fullcalendar.md');
   return block[1];
 }
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../../src/config';
 
-/* The WebSocket settings: validated at start-up, documented in the README's table and in .env.example. */
+/* The WebSocket settings: validated at start-up, documented in docs/configuration.md's table and in .env.example. */
 
 const ROOT = path.resolve(__dirname, '../..');
 const VARIABLES = {
@@ -18,7 +18,7 @@ const VARIABLES = {
 } as const;
 
 describe('WebSocket configuration', () => {
-  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const readme = readFileSync(path.join(ROOT, 'docs/configuration.md'), 'utf8');
   const example = readFileSync(path.join(ROOT, '.env.example'), 'utf8');
 
   it.each(Object.entries(VARIABLES))('%s is read, validated and documented', (variable, key) => {
@@ -27,7 +27,7 @@ describe('WebSocket configuration', () => {
     expect(() => loadConfig({ [variable]: 'many' })).toThrow(ConfigError);
     expect(() => loadConfig({ [variable]: 'many' })).toThrow(new RegExp(`^Invalid configuration: ${variable} must be a whole number`));
     expect(() => loadConfig({ [variable]: '0' })).toThrow(variable);
-    // The README's row gives the default the code uses; .env.example lists it with that default.
+    // The configuration chapter's row gives the default the code uses; .env.example lists it with that default.
     const row = readme.split('\n').find((line) => line.startsWith(`| \`${variable}\` |`));
     expect(row).toContain(`\`${defaults[key]}\``);
     expect(example).toContain(`# ${variable}=${defaults[key]}\n`);
