@@ -6,6 +6,7 @@
 import 'reflect-metadata';
 import { formatAuthBench, runAuthBench } from './auth.bench';
 import { formatEngineBench, runEngineBench } from './engine.bench';
+import { formatMetricsBench, runMetricsBench } from './metrics.bench';
 import { formatPushBench, runPushBench } from './passenger-push.bench';
 import { formatSheetBench, runSheetBench } from './sheet.bench';
 import { formatSubscriptionsBench, runSubscriptionsBench } from './subscriptions.bench';
@@ -22,6 +23,7 @@ const BENCHES: Record<string, () => Promise<string>> = {
   'worst-case': async () => formatWorstCaseBench(await runWorstCaseBench()),
   subscriptions: async () => formatSubscriptionsBench(await runSubscriptionsBench()),
   webhooks: async () => formatWebhookBench(await runWebhookBench()),
+  metrics: async () => formatMetricsBench(await runMetricsBench()),
 };
 
 async function main(): Promise<void> {

@@ -187,7 +187,7 @@ async function documentsTheJoinedReadReads(db: Db, range: InstantRange): Promise
 }
 
 /** `count` flights spread evenly over May 2026 and a 100-passenger list on each, through the driver. */
-async function seedBenchFlights(db: Db, count: number): Promise<void> {
+export async function seedBenchFlights(db: Db, count: number): Promise<void> {
   const airports = ['LIRF', 'LIML', 'LPPT', 'LGAV', 'LEBL', 'LFMN', 'EGGW', 'LSGG'];
   const start = Date.parse(`${BENCH_MONTH.start}T00:00:00Z`);
   const step = Math.floor((31 * 24 * 3600 * 1000 - 4 * 3600 * 1000) / count);
