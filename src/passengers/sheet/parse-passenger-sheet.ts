@@ -11,8 +11,9 @@ import { PassengerListBuilder } from './passenger-list-builder';
 import { ReadBudget } from './read-budget';
 import { readSharedStrings } from './shared-strings';
 import { sheetError } from './sheet-error';
-import { readWorksheet, type SheetCell, type SheetRowSink } from './worksheet-reader';
-import { openXlsxPackage, type SheetPart } from './xlsx-package';
+import { DEFAULT_HIDDEN_ROWS, hiddenColumnsWarning, hiddenRowsWarning, rowLabel, RowVisibility, type HiddenRowsPolicy } from './row-visibility';
+import { readWorksheet, type SheetAutoFilter, type SheetCell, type SheetRowInfo, type SheetRowSink } from './worksheet-reader';
+import { openXlsxPackage, readSheetTables, type SheetPart } from './xlsx-package';
 
 export type PassengerSheetLimits = Pick<
   LimitsConfig,
@@ -41,6 +42,11 @@ export interface PassengerSheetOptions {
   departure?: Date;
   /** Most problems listed in the error details (the message still counts them all); default 100. */
   maxProblems?: number;
+  /**
+   * Rows hidden by hand or by a filter: `SKIP` (default) leaves them out, `IMPORT` reads them as
+   * passengers. Either way a warning names them.
+   */
+  hiddenRows?: HiddenRowsPolicy;
   /**
    * Stops the parse when it fires (the client went away). The parser looks at it before it starts,
    * between inflated chunks (at most 64 KiB of XML apart, with an event-loop turn between them so
@@ -88,18 +94,36 @@ class ListSheetScan implements SheetRowSink {
   incomplete?: HeaderRow;
   readonly rows: KeptRow[] = [];
   readonly merges: MergedRange[] = [];
+  autoFilterOfSheet?: SheetAutoFilter;
   private columnIndex: Int16Array = new Int16Array(0);
   private inOrder = true;
+  /** Hidden columns within the columns read (a bit per column). */
+  private readonly hidden: Uint8Array;
+  /** Kept rows that are hidden, and those that are not: each is capped at the row limit. */
+  private hiddenCount = 0;
+  private shownCount = 0;
 
   constructor(
     private readonly sheetName: string,
     private readonly maxColumns: number,
     private readonly maxRows: number,
-  ) {}
+  ) {
+    this.hidden = new Uint8Array(maxColumns + 1);
+  }
 
-  row(sheetRow: number, cells: readonly SheetCell[]): void {
-    if (this.header) this.dataRow(sheetRow, cells);
+  row(sheetRow: number, cells: readonly SheetCell[], info: SheetRowInfo): void {
+    if (this.header) this.dataRow(sheetRow, cells, info);
     else this.headerSearch(sheetRow, cells);
+  }
+
+  hiddenColumns(from: number, to: number): void {
+    this.hidden.fill(1, Math.min(from, this.maxColumns + 1), Math.min(to, this.maxColumns) + 1);
+  }
+
+  isHiddenColumn = (column: number): boolean => this.hidden[column] === 1;
+
+  autoFilter(filter: SheetAutoFilter): void {
+    this.autoFilterOfSheet = filter;
   }
 
   private headerSearch(sheetRow: number, cells: readonly SheetCell[]): void {
@@ -110,7 +134,7 @@ class ListSheetScan implements SheetRowSink {
     const headings: HeadingCell[] = [];
     for (const { column, content } of cells) {
       if (column <= this.maxColumns && (typeof content === 'string' || typeof content === 'number')) {
-        headings.push({ column, text: String(content) });
+        headings.push({ column, text: String(content), hidden: this.isHiddenColumn(column) });
       }
     }
     const header = recogniseHeaderRow(sheetRow, headings);
@@ -133,9 +157,10 @@ class ListSheetScan implements SheetRowSink {
     });
   }
 
-  private dataRow(sheetRow: number, cells: readonly SheetCell[]): void {
+  private dataRow(sheetRow: number, cells: readonly SheetCell[], info: SheetRowInfo): void {
     let values: CellContent[] | undefined;
-    for (const { column, content } of cells) {
+    let subtotal = false;
+    for (const { column, content, subtotal: isSubtotal } of cells) {
       if (column > this.maxColumns) {
         if (isBlank(content)) continue;
         throw sheetError.unprocessable(
@@ -147,13 +172,19 @@ class ListSheetScan implements SheetRowSink {
       if (index < 0 || isBlank(content)) continue;
       values ??= new Array<CellContent>(this.header?.columns.length ?? 0).fill(null);
       values[index] = content;
+      if (isSubtotal) subtotal = true;
     }
     if (!values) return;
     const last = this.rows[this.rows.length - 1];
     if (last && last.sheetRow >= sheetRow) this.inOrder = false;
-    this.rows.push({ sheetRow, values });
-    // Merged blocks only fill blanks of kept rows, so this count is already the passenger count.
-    if (this.rows.length > this.maxRows) {
+    const row: KeptRow = { sheetRow, values };
+    if (info.hidden) row.hidden = true;
+    if (subtotal) row.subtotal = true;
+    this.rows.push(row);
+    // Merged blocks only fill blanks of kept rows, so these counts already bound the passenger count;
+    // hidden rows have a cap of their own, so that skipping them never lets a list pass the limit unread.
+    const count = info.hidden ? (this.hiddenCount += 1) : (this.shownCount += 1);
+    if (count > this.maxRows) {
       throw sheetError.tooLarge(`The list has more than ${this.maxRows} passenger rows (the limit); split it into smaller lists`);
     }
   }
@@ -179,6 +210,9 @@ function incompleteReason(header: HeaderRow): string {
   const missing = PASSENGER_SHEET_COLUMNS.filter((c) => c.required && !header.headingOf.has(c.field)).map((c) => c.heading);
   return `row ${header.sheetRow} names ${headingsOf([...header.headingOf.values()].map((h) => truncated(h, 40)))} but lacks the required ${missing.length === 1 ? 'column' : 'columns'} ${headingsOf(missing)}`;
 }
+
+/** Totals rows named one by one in the warnings; the rest are counted. */
+const NAMED_TOTALS_ROWS = 5;
 
 const NO_HEADER = `no row among its first ${HEADER_SEARCH_ROWS} names two passenger columns`;
 
@@ -235,7 +269,15 @@ export async function parsePassengerSheet(
       } else skipped.push({ sheet, reason: NO_HEADER });
       continue;
     }
+    const tables = await readSheetTables(workbook, sheet, budget);
     budget.countCell(scan.settle());
+    const visibility = new RowVisibility(header, scan.autoFilterOfSheet, tables);
+    const hiddenRows = options.hiddenRows ?? DEFAULT_HIDDEN_ROWS;
+    const rowNotes: string[] = [];
+    const columnsNote = hiddenColumnsWarning(header, scan.isHiddenColumn);
+    if (columnsNote) rowNotes.push(columnsNote);
+    const unseen = { filtered: [] as string[], hidden: [] as string[] };
+    let totals = 0;
     const list = new PassengerListBuilder(header, {
       flightId: options.flightId,
       maxRows: limits.uploadMaxRows,
@@ -246,11 +288,34 @@ export async function parsePassengerSheet(
     });
     scan.rows.forEach((row, index) => {
       if ((index & 255) === 255) budget.checkpoint();
+      const kind = visibility.kind(row);
+      if (kind === 'totals') {
+        totals += 1;
+        if (totals <= NAMED_TOTALS_ROWS) rowNotes.push(visibility.totalsWarning(row));
+        return;
+      }
+      if (kind !== 'passenger') {
+        if (hiddenRows === 'SKIP') {
+          unseen[kind].push(rowLabel(header, row));
+          return;
+        }
+        if (list.addRow(row.sheetRow, row.values)) unseen[kind].push(`${rowLabel(header, row)} as passenger ${list.passengerCount}`);
+        return;
+      }
       list.addRow(row.sheetRow, row.values);
     });
+    if (totals > NAMED_TOTALS_ROWS) rowNotes.push(`… and ${totals - NAMED_TOTALS_ROWS} more totals rows were skipped`);
+    const hiddenNotes = (['filtered', 'hidden'] as const).filter((kind) => unseen[kind].length).map((kind) => hiddenRowsWarning(kind, unseen[kind], hiddenRows));
+    rowNotes.push(...hiddenNotes);
+    if (list.passengerCount === 0 && hiddenRows === 'SKIP' && hiddenNotes.length) {
+      throw sheetError.unprocessable(
+        `The passenger list is empty once its hidden rows are left out: ${hiddenNotes.join('; ')}`,
+        [{ field: 'hiddenRows', column: 'hiddenRows', message: 'every passenger row of the sheet is hidden; unhide them, or upload again with the option hiddenRows=IMPORT' }],
+      );
+    }
     const { records, warnings } = list.finish(sheet.name);
     const notes = skipped.map(({ sheet: other, reason }) => `Sheet ${quoted(other.name)} was skipped: ${reason}`);
-    return { records, warnings: [...notes, ...warnings], sheetName: sheet.name };
+    return { records, warnings: [...notes, ...rowNotes, ...warnings], sheetName: sheet.name };
   }
 
   const lookedAt = workbook.sheets.length

@@ -1,0 +1,99 @@
+import { truncated, type CellContent } from './cell-value';
+import type { HeaderRow } from './header-row';
+import { columnLetters, type KeptRow, type MergedRange } from './merged-cells';
+import type { SheetAutoFilter } from './worksheet-reader';
+import type { SheetTable } from './xlsx-package';
+
+/**
+ * What becomes of rows the user does not see: `SKIP` leaves them out of the list, `IMPORT` reads
+ * them like the others. Either way a warning names them.
+ */
+export type HiddenRowsPolicy = 'SKIP' | 'IMPORT';
+export const HIDDEN_ROWS_POLICIES: readonly HiddenRowsPolicy[] = ['SKIP', 'IMPORT'];
+export const DEFAULT_HIDDEN_ROWS: HiddenRowsPolicy = 'SKIP';
+
+/** Rows named one by one in a warning; the rest are counted. */
+const NAMED_ROWS = 20;
+
+/** Why a kept row is not (or not plainly) a passenger row. */
+export type RowKind = 'passenger' | 'totals' | 'filtered' | 'hidden';
+
+const overlaps = (a: MergedRange, b: MergedRange) => a.left <= b.right && b.left <= a.right;
+
+/** A hidden row below a filter's header that filters on something: hidden by the filter, not by hand. */
+function underFilter(filter: SheetAutoFilter | undefined, row: number): boolean {
+  return filter !== undefined && filter.filtering && row > filter.range.top && row <= filter.range.bottom;
+}
+
+/**
+ * Sorts the kept data rows of the list sheet: a table's totals row (the last row of a table with
+ * `totalsRowCount`, or a row whose passenger cells hold SUBTOTAL/AGGREGATE formulas), rows hidden
+ * by a filter (a hidden row inside an autofilter, of the sheet or of a table, that filters on some
+ * column), rows hidden otherwise, and passenger rows.
+ */
+export class RowVisibility {
+  private readonly totalsRows = new Map<number, string>();
+  private readonly listRange: MergedRange;
+
+  constructor(
+    header: HeaderRow,
+    private readonly sheetFilter: SheetAutoFilter | undefined,
+    private readonly tables: readonly SheetTable[],
+  ) {
+    const columns = header.columns.map((c) => c.column);
+    this.listRange = { top: header.sheetRow, bottom: Number.MAX_SAFE_INTEGER, left: Math.min(...columns), right: Math.max(...columns) };
+    for (const table of tables) {
+      if (table.totalsRows > 0 && overlaps(table.range, this.listRange)) this.totalsRows.set(table.range.bottom, table.name);
+    }
+  }
+
+  kind(row: KeptRow): RowKind {
+    if (row.subtotal || this.totalsRows.has(row.sheetRow)) return 'totals';
+    if (!row.hidden) return 'passenger';
+    if (underFilter(this.sheetFilter, row.sheetRow)) return 'filtered';
+    const filtered = this.tables.some((t) => overlaps(t.range, this.listRange) && underFilter(t.autoFilter, row.sheetRow));
+    return filtered ? 'filtered' : 'hidden';
+  }
+
+  /** The warning for a skipped totals row. */
+  totalsWarning(row: KeptRow): string {
+    const table = this.totalsRows.get(row.sheetRow);
+    if (table !== undefined && !row.subtotal) {
+      return `Sheet row ${row.sheetRow} is the totals row of the table ${table ? `"${truncated(table, 40)}"` : 'around the list'}, not a passenger, and was skipped`;
+    }
+    return `Sheet row ${row.sheetRow} holds SUBTOTAL formulas (a totals row), not a passenger, and was skipped`;
+  }
+}
+
+/** A row as a warning names it: its number and, when written, the surname and name. */
+export function rowLabel(header: HeaderRow, row: KeptRow): string {
+  const text = (field: string) => {
+    const index = header.columns.findIndex((c) => c.field === field);
+    const content: CellContent | undefined = index < 0 ? undefined : row.values[index];
+    return typeof content === 'string' ? content.trim() : '';
+  };
+  const who = `${text('surname')} ${text('name')}`.trim();
+  return who ? `${row.sheetRow} (${truncated(who, 40)})` : String(row.sheetRow);
+}
+
+/** One warning for the hidden rows of one kind: rows named up to a count, then how many more. */
+export function hiddenRowsWarning(kind: 'filtered' | 'hidden', labels: readonly string[], policy: HiddenRowsPolicy): string {
+  const named = labels.slice(0, NAMED_ROWS).join(', ');
+  const more = labels.length > NAMED_ROWS ? ` and ${labels.length - NAMED_ROWS} more` : '';
+  const one = labels.length === 1;
+  const how = kind === 'filtered' ? 'hidden by the filter' : 'hidden';
+  const subject = `Sheet ${one ? 'row' : 'rows'} ${named}${more} ${one ? 'is' : 'are'} ${how}`;
+  return policy === 'SKIP'
+    ? `${subject} and ${one ? 'was' : 'were'} skipped; to import hidden rows, upload again with the option hiddenRows=IMPORT`
+    : `${subject} and ${one ? 'was' : 'were'} imported (option hiddenRows=IMPORT)`;
+}
+
+/** The warning for hidden columns that hold passenger fields (they are read like the others). */
+export function hiddenColumnsWarning(header: HeaderRow, isHidden: (column: number) => boolean): string | undefined {
+  const hidden = header.columns.filter((c) => isHidden(c.column));
+  if (!hidden.length) return undefined;
+  const named = hidden.map((c) => `${columnLetters(c.column)} "${truncated(c.heading, 40)}"`).join(', ');
+  return hidden.length === 1
+    ? `Column ${named} is hidden; its values were read like those of the other columns`
+    : `Columns ${named} are hidden; their values were read like those of the other columns`;
+}
