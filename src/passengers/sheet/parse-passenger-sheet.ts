@@ -11,7 +11,7 @@ import { PassengerListBuilder } from './passenger-list-builder';
 import { ReadBudget } from './read-budget';
 import { readSharedStrings } from './shared-strings';
 import { sheetError } from './sheet-error';
-import { DEFAULT_HIDDEN_ROWS, hiddenColumnsWarning, hiddenRowsWarning, rowLabel, RowVisibility, type HiddenRowsPolicy } from './row-visibility';
+import { DEFAULT_HIDDEN_ROWS, hiddenColumnsWarning, hiddenRowsWarning, rowLabel, RowVisibility, type HiddenRowsPolicy, type UnseenRow } from './row-visibility';
 import { readWorksheet, type SheetAutoFilter, type SheetCell, type SheetRowInfo, type SheetRowSink } from './worksheet-reader';
 import { openXlsxPackage, readSheetTables, type SheetPart } from './xlsx-package';
 
@@ -276,7 +276,7 @@ export async function parsePassengerSheet(
     const rowNotes: string[] = [];
     const columnsNote = hiddenColumnsWarning(header, scan.isHiddenColumn);
     if (columnsNote) rowNotes.push(columnsNote);
-    const unseen = { filtered: [] as string[], hidden: [] as string[] };
+    const unseen = { filtered: [] as UnseenRow[], hidden: [] as UnseenRow[] };
     let totals = 0;
     const list = new PassengerListBuilder(header, {
       flightId: options.flightId,
@@ -295,11 +295,8 @@ export async function parsePassengerSheet(
         return;
       }
       if (kind !== 'passenger') {
-        if (hiddenRows === 'SKIP') {
-          unseen[kind].push(rowLabel(header, row));
-          return;
-        }
-        if (list.addRow(row.sheetRow, row.values)) unseen[kind].push(`${rowLabel(header, row)} as passenger ${list.passengerCount}`);
+        if (hiddenRows === 'SKIP') unseen[kind].push({ label: rowLabel(header, row) });
+        else if (list.addRow(row.sheetRow, row.values)) unseen[kind].push({ label: rowLabel(header, row), passenger: list.passengerCount });
         return;
       }
       list.addRow(row.sheetRow, row.values);

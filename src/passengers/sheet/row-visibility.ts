@@ -76,16 +76,21 @@ export function rowLabel(header: HeaderRow, row: KeptRow): string {
   return who ? `${row.sheetRow} (${truncated(who, 40)})` : String(row.sheetRow);
 }
 
+/** A hidden row as a warning names it, and its passenger number when it was imported. */
+export interface UnseenRow {
+  label: string;
+  passenger?: number;
+}
+
 /** One warning for the hidden rows of one kind: rows named up to a count, then how many more. */
-export function hiddenRowsWarning(kind: 'filtered' | 'hidden', labels: readonly string[], policy: HiddenRowsPolicy): string {
-  const named = labels.slice(0, NAMED_ROWS).join(', ');
-  const more = labels.length > NAMED_ROWS ? ` and ${labels.length - NAMED_ROWS} more` : '';
-  const one = labels.length === 1;
+export function hiddenRowsWarning(kind: 'filtered' | 'hidden', rows: readonly UnseenRow[], policy: HiddenRowsPolicy): string {
+  const list = (items: readonly string[]) => `${items.slice(0, NAMED_ROWS).join(', ')}${items.length > NAMED_ROWS ? ` and ${items.length - NAMED_ROWS} more` : ''}`;
+  const one = rows.length === 1;
   const how = kind === 'filtered' ? 'hidden by the filter' : 'hidden';
-  const subject = `Sheet ${one ? 'row' : 'rows'} ${named}${more} ${one ? 'is' : 'are'} ${how}`;
-  return policy === 'SKIP'
-    ? `${subject} and ${one ? 'was' : 'were'} skipped; to import hidden rows, upload again with the option hiddenRows=IMPORT`
-    : `${subject} and ${one ? 'was' : 'were'} imported (option hiddenRows=IMPORT)`;
+  const subject = `Sheet ${one ? 'row' : 'rows'} ${list(rows.map((r) => r.label))} ${one ? 'is' : 'are'} ${how}`;
+  if (policy === 'SKIP') return `${subject} and ${one ? 'was' : 'were'} skipped; to import hidden rows, upload again with the option hiddenRows=IMPORT`;
+  const numbers = rows.flatMap((r) => (r.passenger === undefined ? [] : [String(r.passenger)]));
+  return `${subject} and ${one ? 'was' : 'were'} imported${numbers.length ? ` as ${numbers.length === 1 ? 'passenger' : 'passengers'} ${list(numbers)}` : ''} (option hiddenRows=IMPORT)`;
 }
 
 /** The warning for hidden columns that hold passenger fields (they are read like the others). */
