@@ -11,7 +11,7 @@ import { PassengerListBuilder } from './passenger-list-builder';
 import { ReadBudget } from './read-budget';
 import { readSharedStrings } from './shared-strings';
 import { sheetError } from './sheet-error';
-import { DEFAULT_HIDDEN_ROWS, hiddenColumnsWarning, hiddenRowsWarning, rowLabel, RowVisibility, type HiddenRowsPolicy, type UnseenRow } from './row-visibility';
+import { addListRows, DEFAULT_HIDDEN_ROWS, RowVisibility, type HiddenRowsPolicy } from './row-visibility';
 import { readWorksheet, type SheetAutoFilter, type SheetCell, type SheetRowInfo, type SheetRowSink } from './worksheet-reader';
 import { openXlsxPackage, readSheetTables, type SheetPart } from './xlsx-package';
 
@@ -211,9 +211,6 @@ function incompleteReason(header: HeaderRow): string {
   return `row ${header.sheetRow} names ${headingsOf([...header.headingOf.values()].map((h) => truncated(h, 40)))} but lacks the required ${missing.length === 1 ? 'column' : 'columns'} ${headingsOf(missing)}`;
 }
 
-/** Totals rows named one by one in the warnings; the rest are counted. */
-const NAMED_TOTALS_ROWS = 5;
-
 const NO_HEADER = `no row among its first ${HEADER_SEARCH_ROWS} names two passenger columns`;
 
 /**
@@ -271,13 +268,6 @@ export async function parsePassengerSheet(
     }
     const tables = await readSheetTables(workbook, sheet, budget);
     budget.countCell(scan.settle());
-    const visibility = new RowVisibility(header, scan.autoFilterOfSheet, tables);
-    const hiddenRows = options.hiddenRows ?? DEFAULT_HIDDEN_ROWS;
-    const rowNotes: string[] = [];
-    const columnsNote = hiddenColumnsWarning(header, scan.isHiddenColumn);
-    if (columnsNote) rowNotes.push(columnsNote);
-    const unseen = { filtered: [] as UnseenRow[], hidden: [] as UnseenRow[] };
-    let totals = 0;
     const list = new PassengerListBuilder(header, {
       flightId: options.flightId,
       maxRows: limits.uploadMaxRows,
@@ -286,30 +276,13 @@ export async function parsePassengerSheet(
       ageDay: isoDay(options.departure ?? today),
       ageDayIsDeparture: options.departure !== undefined,
     });
-    scan.rows.forEach((row, index) => {
-      if ((index & 255) === 255) budget.checkpoint();
-      const kind = visibility.kind(row);
-      if (kind === 'totals') {
-        totals += 1;
-        if (totals <= NAMED_TOTALS_ROWS) rowNotes.push(visibility.totalsWarning(row));
-        return;
-      }
-      if (kind !== 'passenger') {
-        if (hiddenRows === 'SKIP') unseen[kind].push({ label: rowLabel(header, row) });
-        else if (list.addRow(row.sheetRow, row.values)) unseen[kind].push({ label: rowLabel(header, row), passenger: list.passengerCount });
-        return;
-      }
-      list.addRow(row.sheetRow, row.values);
+    const rowNotes = addListRows(scan.rows, list, {
+      header,
+      visibility: new RowVisibility(header, scan.autoFilterOfSheet, tables),
+      hiddenRows: options.hiddenRows ?? DEFAULT_HIDDEN_ROWS,
+      isHiddenColumn: scan.isHiddenColumn,
+      budget,
     });
-    if (totals > NAMED_TOTALS_ROWS) rowNotes.push(`… and ${totals - NAMED_TOTALS_ROWS} more totals rows were skipped`);
-    const hiddenNotes = (['filtered', 'hidden'] as const).filter((kind) => unseen[kind].length).map((kind) => hiddenRowsWarning(kind, unseen[kind], hiddenRows));
-    rowNotes.push(...hiddenNotes);
-    if (list.passengerCount === 0 && hiddenRows === 'SKIP' && hiddenNotes.length) {
-      throw sheetError.unprocessable(
-        `The passenger list is empty once its hidden rows are left out: ${hiddenNotes.join('; ')}`,
-        [{ field: 'hiddenRows', column: 'hiddenRows', message: 'every passenger row of the sheet is hidden; unhide them, or upload again with the option hiddenRows=IMPORT' }],
-      );
-    }
     const { records, warnings } = list.finish(sheet.name);
     const notes = skipped.map(({ sheet: other, reason }) => `Sheet ${quoted(other.name)} was skipped: ${reason}`);
     return { records, warnings: [...notes, ...rowNotes, ...warnings], sheetName: sheet.name };

@@ -1,6 +1,9 @@
-import { truncated, type CellContent } from './cell-value';
+import { truncated, UnreadableCell, type CellContent } from './cell-value';
 import type { HeaderRow } from './header-row';
 import { columnLetters, type KeptRow, type MergedRange } from './merged-cells';
+import type { PassengerListBuilder } from './passenger-list-builder';
+import type { ReadBudget } from './read-budget';
+import { sheetError } from './sheet-error';
 import type { SheetAutoFilter } from './worksheet-reader';
 import type { SheetTable } from './xlsx-package';
 
@@ -14,6 +17,8 @@ export const DEFAULT_HIDDEN_ROWS: HiddenRowsPolicy = 'SKIP';
 
 /** Rows named one by one in a warning; the rest are counted. */
 const NAMED_ROWS = 20;
+/** Totals rows named one by one in the warnings; the rest are counted. */
+const NAMED_TOTALS_ROWS = 5;
 
 /** Why a kept row is not (or not plainly) a passenger row. */
 export type RowKind = 'passenger' | 'totals' | 'filtered' | 'hidden';
@@ -101,4 +106,100 @@ export function hiddenColumnsWarning(header: HeaderRow, isHidden: (column: numbe
   return hidden.length === 1
     ? `Column ${named} is hidden; its values were read like those of the other columns`
     : `Columns ${named} are hidden; their values were read like those of the other columns`;
+}
+
+export interface ListRowsContext {
+  header: HeaderRow;
+  visibility: RowVisibility;
+  hiddenRows: HiddenRowsPolicy;
+  isHiddenColumn: (column: number) => boolean;
+  budget: ReadBudget;
+}
+
+/** A parent row number as written: a whole number from 1 (a number cell or digits); else undefined. */
+function writtenNumber(content: CellContent | undefined): number | undefined {
+  const number = typeof content === 'string' && /^\s*\d{1,9}\s*$/.test(content) ? Number(content) : content;
+  return typeof number === 'number' && Number.isInteger(number) && number >= 1 ? number : undefined;
+}
+
+/**
+ * Parent row numbers are written counting every passenger row of the file, hidden ones included
+ * (numbers are written once; a filter applied later does not change them). When hidden rows are
+ * skipped, the passengers after them move up: each number is turned into the imported passenger's
+ * number, and one naming a skipped row becomes a problem of its cell. Answers how many changed.
+ */
+function renumberParents(rows: readonly KeptRow[], kinds: readonly RowKind[], imported: (kind: RowKind) => boolean, parentIndex: number): number {
+  const newNumber: number[] = [0];
+  const sheetRowOf: number[] = [0];
+  let next = 0;
+  kinds.forEach((kind, at) => {
+    if (kind === 'totals') return;
+    newNumber.push(imported(kind) ? (next += 1) : 0);
+    sheetRowOf.push(rows[at].sheetRow);
+  });
+  let changed = 0;
+  kinds.forEach((kind, at) => {
+    if (kind === 'totals' || !imported(kind)) return;
+    const written = writtenNumber(rows[at].values[parentIndex]);
+    if (written === undefined || written >= newNumber.length) return;
+    const now = newNumber[written];
+    if (now === written) return;
+    changed += 1;
+    rows[at].values[parentIndex] =
+      now > 0
+        ? now
+        : new UnreadableCell(
+            `passenger ${written} (sheet row ${sheetRowOf[written]}) is a hidden row that was skipped; unhide it, or upload again with the option hiddenRows=IMPORT`,
+            String(written),
+          );
+  });
+  return changed;
+}
+
+/**
+ * Hands the kept rows of the list sheet to `list`: totals rows skipped, hidden rows skipped or
+ * imported as `hiddenRows` says, parent row numbers renumbered when skipped rows move passengers
+ * up. Answers the warnings that name what the user does not see.
+ */
+export function addListRows(rows: readonly KeptRow[], list: PassengerListBuilder, context: ListRowsContext): string[] {
+  const { header, visibility, hiddenRows, budget } = context;
+  const notes: string[] = [];
+  const columnsNote = hiddenColumnsWarning(header, context.isHiddenColumn);
+  if (columnsNote) notes.push(columnsNote);
+  const kinds = rows.map((row) => visibility.kind(row));
+  const imported = (kind: RowKind) => kind === 'passenger' || (kind !== 'totals' && hiddenRows === 'IMPORT');
+  const parentIndex = header.columns.findIndex((c) => c.field === 'row_number_parent_id');
+  if (parentIndex >= 0 && kinds.some((kind) => kind !== 'totals' && !imported(kind))) {
+    const changed = renumberParents(rows, kinds, imported, parentIndex);
+    if (changed > 0) {
+      notes.push(
+        `Parent row numbers (column ${columnLetters(header.columns[parentIndex].column)} "${truncated(header.columns[parentIndex].heading, 40)}") count the hidden rows too; ${changed === 1 ? 'one was' : `${changed} were`} turned into the number of the passenger imported`,
+      );
+    }
+  }
+  const unseen = { filtered: [] as UnseenRow[], hidden: [] as UnseenRow[] };
+  let totals = 0;
+  rows.forEach((row, index) => {
+    if ((index & 255) === 255) budget.checkpoint();
+    const kind = kinds[index];
+    if (kind === 'totals') {
+      totals += 1;
+      if (totals <= NAMED_TOTALS_ROWS) notes.push(visibility.totalsWarning(row));
+    } else if (kind === 'passenger') {
+      list.addRow(row.sheetRow, row.values);
+    } else if (hiddenRows === 'SKIP') {
+      unseen[kind].push({ label: rowLabel(header, row) });
+    } else if (list.addRow(row.sheetRow, row.values)) {
+      unseen[kind].push({ label: rowLabel(header, row), passenger: list.passengerCount });
+    }
+  });
+  if (totals > NAMED_TOTALS_ROWS) notes.push(`… and ${totals - NAMED_TOTALS_ROWS} more totals rows were skipped`);
+  const hiddenNotes = (['filtered', 'hidden'] as const).filter((kind) => unseen[kind].length).map((kind) => hiddenRowsWarning(kind, unseen[kind], hiddenRows));
+  notes.push(...hiddenNotes);
+  if (list.passengerCount === 0 && hiddenNotes.length) {
+    throw sheetError.unprocessable(`The passenger list is empty once its hidden rows are left out: ${hiddenNotes.join('; ')}`, [
+      { field: 'hiddenRows', column: 'hiddenRows', message: 'every passenger row of the sheet is hidden; unhide them, or upload again with the option hiddenRows=IMPORT' },
+    ]);
+  }
+  return notes;
 }

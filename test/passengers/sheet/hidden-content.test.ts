@@ -172,6 +172,45 @@ describe('hidden rows and columns and totals rows in workbooks of the project he
     expect(counted.warnings).toEqual(['Sheet row 5 holds SUBTOTAL formulas (a totals row), not a passenger, and was skipped']);
   });
 
+  describe('parent row numbers, which count the hidden rows too', () => {
+    const adult = (surname: string, numberdoc: string, carrying = 'no') => passenger({ surname, numberdoc, is_carring_infant: carrying });
+    const infant = (parent: number) => passenger({ surname: 'Piccolo', name: 'Leo', date_born: new Date(Date.UTC(2026, 0, 10)), numberdoc: 'YC0000009', row_number_parent_id: parent });
+
+    it('renumbers a parent row number when a skipped hidden row moves the passengers up, with a warning', async () => {
+      // Passengers as written: 1 Bianchi, 2 Neri (hidden), 3 Verdi (carrying), 4 the infant of 3.
+      const file = await buildPassengerWorkbook([adult('Bianchi', 'YB1'), adult('Neri', 'YB2'), adult('Verdi', 'YB3', 'sì'), infant(3)], { hiddenRows: [3] });
+      const result = await parse(file);
+      expect(result.records.map((r) => [r.row_number, r.surname, r.row_number_parent_id])).toEqual([
+        [1, 'BIANCHI', null],
+        [2, 'VERDI', null],
+        [3, 'PICCOLO', 2],
+      ]);
+      expect(result.warnings).toEqual([
+        'Parent row numbers (column N "Parent row") count the hidden rows too; one was turned into the number of the passenger imported',
+        `Sheet row 3 (Neri Mario) is hidden and was skipped; ${SKIP_NOTE}`,
+      ]);
+      // Imported, the numbers stand as written.
+      const imported = await parse(file, { hiddenRows: 'IMPORT' });
+      expect(imported.records.map((r) => r.row_number_parent_id)).toEqual([null, null, null, 3]);
+    });
+
+    it('refuses a parent row number that names a skipped hidden row, naming it', async () => {
+      const file = await buildPassengerWorkbook([adult('Neri', 'YB2', 'sì'), adult('Bianchi', 'YB1'), infant(1)], { hiddenRows: [2] });
+      const error = await refusal(file);
+      expect(error.status).toBe(422);
+      expect(error.details).toEqual([
+        expect.objectContaining({
+          row_number: 2,
+          sheet_row: 4,
+          column: 'Parent row',
+          value: '1',
+          message: expect.stringContaining('passenger 1 (sheet row 2) is a hidden row that was skipped; unhide it, or upload again with the option hiddenRows=IMPORT'),
+        }),
+      ]);
+      expect((await parse(file, { hiddenRows: 'IMPORT' })).records[2]).toMatchObject({ row_number_parent_id: 1 });
+    });
+  });
+
   it('refuses a list whose every passenger row is hidden, saying so, unless hidden rows are imported', async () => {
     const file = await buildPassengerWorkbook(people.slice(0, 2), { hiddenRows: [2, 3] });
     const error = await refusal(file);
