@@ -29,6 +29,9 @@ export interface XlsxPackage {
   find(partName: string): ZipEntry | undefined;
 }
 
+/** More tables than any sheet holds; each is looked at for every row of the list. */
+export const MAX_SHEET_TABLES = 256;
+
 /** An Excel table (a ListObject) of a sheet: its range, its totals rows at the bottom, its filter. */
 export interface SheetTable {
   name: string;
@@ -273,8 +276,13 @@ export async function readSheetTables(workbook: XlsxPackage, sheet: SheetPart, b
   checkReadable(relsEntry);
   const relationships = await readRelationships(workbook.bytes, relsEntry, folderOf(sheet.partName), budget);
   const tables: SheetTable[] = [];
-  for (const relationship of relationships.values()) {
-    if (!isType(relationship, 'table')) continue;
+  const parts = [...relationships.values()].filter((relationship) => isType(relationship, 'table'));
+  if (parts.length > MAX_SHEET_TABLES) {
+    throw sheetError.unprocessable(
+      `Sheet "${sheet.name.slice(0, 80)}" has more than ${MAX_SHEET_TABLES} tables; no passenger list has that many, so the file was not read`,
+    );
+  }
+  for (const relationship of parts) {
     const entry = workbook.find(relationship.target);
     if (!entry) continue;
     checkReadable(entry);

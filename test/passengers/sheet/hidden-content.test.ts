@@ -281,6 +281,24 @@ describe('hidden rows, filters and totals rows written by hand', () => {
     expect(result.records).toEqual([parsedPassenger(4711, { numberdoc: 'YA2' })]);
   });
 
+  it('refuses a list sheet with more tables than any sheet holds, before reading them; a missing table part is passed over', async () => {
+    const file = workbook(header + row(2, passenger()));
+    const rels = (count: number) =>
+      storedOrDeflated(
+        'xl/worksheets/_rels/sheet1.xml.rels',
+        Buffer.from(
+          `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${Array.from(
+            { length: count },
+            (_, i) => `<Relationship Id="rId${i}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/table" Target="../tables/table${i}.xml"/>`,
+          ).join('')}</Relationships>`,
+        ),
+      );
+    const error = await refusal(withPart(file, rels(257)));
+    expect(error.status).toBe(422);
+    expect(error.message).toBe('Sheet "Passengers" has more than 256 tables; no passenger list has that many, so the file was not read');
+    expect((await parse(withPart(file, rels(3)))).records).toEqual([parsedPassenger(4711)]);
+  });
+
   it('caps hidden rows like shown ones: skipping them does not let a list past the row limit unread', async () => {
     const hidden = Array.from({ length: 4 }, (_, i) => hiddenRow(i + 2, cellsOf(passenger({ numberdoc: `YA${i}` })))).join('');
     const error = await refusal(workbook(header + hidden + row(6, passenger())), { limits: { ...LIMITS, uploadMaxRows: 3 } });
