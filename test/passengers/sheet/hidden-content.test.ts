@@ -113,6 +113,16 @@ describe('hidden rows and columns and totals rows in files of real writers', () 
     ]);
   });
 
+  it('totals-table-libreoffice.xlsx: skips the totals row LibreOffice keeps, its SUBTOTAL calculated to #VALUE!', async () => {
+    const result = await parse(fixture('totals-table-libreoffice.xlsx'));
+    expect(result.records.map((r) => r.surname)).toEqual(['ROSSI', 'VERDI']);
+    expect(result.warnings).toEqual([
+      MOBILE_HIDDEN,
+      'Sheet row 5 holds SUBTOTAL formulas (a totals row), not a passenger, and was skipped',
+      `Sheet row 3 (Dupont Claire) is hidden and was skipped; ${SKIP_NOTE}`,
+    ]);
+  });
+
   it('duplicate-hidden-column-xlsxwriter.xlsx: the duplicate-column refusal names the hidden column as hidden', async () => {
     const error = await refusal(fixture('duplicate-hidden-column-xlsxwriter.xlsx'));
     expect(error.status).toBe(422);
