@@ -78,7 +78,7 @@ export function parseRange(ref: string): MergedRange | undefined {
   };
 }
 
-/** `hidden="1"` or `hidden="true"` (both are xsd:boolean). */
+/** An xsd:boolean attribute or cell value that says true (`1` or `true`). */
 export const isTrue = (value: string | undefined) => value !== undefined && /^\s*(1|true)\s*$/i.test(value);
 
 const SUBTOTAL_FORMULA = /^\s*(?:_xlfn\.)?(?:SUBTOTAL|AGGREGATE)\s*\(/i;
@@ -147,7 +147,7 @@ export async function readWorksheet(entry: ZipEntry, bytes: Buffer, context: Wor
       case 'inlineStr':
         return text;
       case 'b':
-        return /^\s*(1|true)\s*$/i.test(text);
+        return isTrue(text);
       case 'e':
         return new CellErrorValue(text.trim());
       case 'd':

@@ -1,7 +1,7 @@
 import type { MergedRange } from './merged-cells';
 import type { ReadBudget } from './read-budget';
 import { sheetError } from './sheet-error';
-import { parseRange, type SheetAutoFilter } from './worksheet-reader';
+import { isTrue, parseRange, type SheetAutoFilter } from './worksheet-reader';
 import { prefixedAttribute, readXmlPart, type XmlPartHandler } from './xml-part-reader';
 import { readZipDirectory, ZipFormatError, type ZipEntry } from './zip-directory';
 import { checkReadable, damagedFile } from './zip-part';
@@ -164,7 +164,7 @@ async function readWorkbook(bytes: Buffer, entry: ZipEntry, budget: ReadBudget) 
       if (name === 'sheets') inSheets = true;
       else if (name === 'sheet' && inSheets) {
         sheets.push({ name: attributes.name ?? `Sheet${sheets.length + 1}`, state: attributes.state, relationshipId: prefixedAttribute(attributes, 'id') });
-      } else if (name === 'workbookPr') date1904 = /^\s*(1|true)\s*$/i.test(attributes.date1904 ?? '');
+      } else if (name === 'workbookPr') date1904 = isTrue(attributes.date1904);
     },
     close(name) {
       if (name === 'sheets') inSheets = false;
