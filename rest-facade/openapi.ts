@@ -172,9 +172,18 @@ export function buildOpenApiDocument() {
           operationId: 'uploadPassengerSpreadsheet',
           summary: 'Parse a passenger list spreadsheet',
           description:
-            'Reads the .xlsx in the multipart field paxlist (first sheet with a recognisable header row; headings in English or Italian, any order) and answers the flight’s passenger records, one per data row, in row order. Stores nothing. Requires scope passengers:write. Ignored columns are listed, URL-encoded, in the X-Sheet-Warnings header.',
+            'Reads the .xlsx in the multipart field paxlist (first sheet with a recognisable header row; headings in English or Italian, any order) and answers the flight’s passenger records, one per data row, in row order. Stores nothing. Requires scope passengers:write. Ignored columns, hidden rows and columns and skipped totals rows are listed, URL-encoded, in the X-Sheet-Warnings header.',
           security: [{ bearer: ['passengers:write'] }],
-          parameters: [{ name: 'id', in: 'path', required: true, description: 'The flight id', schema: { type: 'integer', minimum: 1 } }],
+          parameters: [
+            { name: 'id', in: 'path', required: true, description: 'The flight id', schema: { type: 'integer', minimum: 1 } },
+            {
+              name: 'hiddenRows',
+              in: 'query',
+              required: false,
+              description: 'Rows hidden by hand or by a filter: SKIP leaves them out (the default), IMPORT reads them as passengers; a warning names them either way. Any case.',
+              schema: { type: 'string', enum: ['SKIP', 'IMPORT'], default: 'SKIP' },
+            },
+          ],
           requestBody: {
             required: true,
             content: {
@@ -189,7 +198,7 @@ export function buildOpenApiDocument() {
               headers: { 'X-Sheet-Warnings': { description: 'URL-encoded remarks, such as ignored columns', schema: { type: 'string' } } },
               content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/Passenger' } } } },
             },
-            '400': errorResponse('Not multipart/form-data, or no file in the paxlist field'),
+            '400': errorResponse('Not multipart/form-data, no file in the paxlist field, or an unknown or malformed query parameter'),
             ...authErrors,
             '404': errorResponse('No such flight'),
             '405': methodNotAllowed,

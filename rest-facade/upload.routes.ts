@@ -9,6 +9,7 @@ import { asAppError, badRequest, type AppError } from '../src/errors';
 import { UploadPassengerListDocument } from '../src/graphql/generated/operations';
 import type { ReceivedFileUpload } from '../src/passengers/passenger-upload.service';
 import { buildPassengerTemplate } from '../src/passengers/sheet/passenger-template';
+import { HIDDEN_ROWS_POLICIES, type HiddenRowsPolicy } from '../src/passengers/sheet/row-visibility';
 import {
   MULTIPART_OVERHEAD_BYTES,
   clientGoneSignal,
@@ -148,6 +149,18 @@ function receivePaxlist(req: Request, limits: { maxFileBytes: number; maxBodyByt
   });
 }
 
+/** `?hiddenRows=skip|import` (any case), as the operation's enum; absent means the default. */
+function readHiddenRows(raw: string | undefined): HiddenRowsPolicy | null {
+  if (raw === undefined) return null;
+  const policy = HIDDEN_ROWS_POLICIES.find((name) => name === raw.trim().toUpperCase());
+  if (!policy) {
+    throw badRequest(`query parameter hiddenRows must be SKIP or IMPORT, got "${raw.slice(0, 40)}"`, [
+      { field: 'hiddenRows', message: 'expected SKIP (leave rows hidden by hand or by a filter out, the default) or IMPORT (read them as passengers)' },
+    ]);
+  }
+  return policy;
+}
+
 /** The received file as graphql-upload-minimal's Upload, so the operation's `file: Upload!` takes it. */
 function asUpload(file: ReceivedFile): Upload {
   const upload = new Upload();
@@ -171,9 +184,9 @@ export function uploadRoutes(config: Config) {
       middleware: [paxlistForm(config)],
       operation: UploadPassengerListDocument,
       toVariables: (req) => {
-        readQueryParameters(req, []);
+        const query = readQueryParameters(req, ['hiddenRows']);
         const flightId = readIdParameter(req, 'id');
-        return { flightId, file: asUpload((req.res as Response).locals.paxlist as ReceivedFile) };
+        return { flightId, file: asUpload((req.res as Response).locals.paxlist as ReceivedFile), hiddenRows: readHiddenRows(query.hiddenRows) };
       },
       // Ignored columns and similar remarks travel in a header: the body is the bare array.
       toHeaders: (_data, extensions): Record<string, string> => {

@@ -5,7 +5,7 @@ import { requireScope, Scope } from '../auth';
 import type { GraphQLContext } from '../context';
 import { AppError, badRequest, payloadTooLarge } from '../errors';
 import { clientGone } from '../shared/read-stream';
-import type { ReceivedFileUpload } from './passenger-upload.service';
+import type { PassengerUploadOptions, ReceivedFileUpload } from './passenger-upload.service';
 
 /** Where the spreadsheet template is served, below the REST facade's base path. */
 export const PASSENGER_TEMPLATE_PATH = '/api/broker/v0/upload/template.xlsx';
@@ -19,18 +19,28 @@ export const passengerUploadTypeDefs = /* GraphQL */ `
   "A file sent with the GraphQL multipart request spec (graphql-upload-minimal), e.g. by apollo-upload-client. The request needs the bearer token like any other."
   scalar Upload
 
+  "What an upload does with rows the user does not see: hidden by hand, or by a filter."
+  enum HiddenRows {
+    "Leave them out (the default): the list is what the sheet shows. A warning names them."
+    SKIP
+    "Read them as passengers like the others. A warning names them."
+    IMPORT
+  }
+
   type Mutation {
     """
     Parses an .xlsx passenger list (first sheet with a recognisable header row) into the flight's
     passenger records, in row order. Stores nothing: the records are a preview to edit and send
-    with pushPassengerList. Scope passengers:write. Ignored columns are listed in the response's
-    extensions.warnings.
+    with pushPassengerList. Scope passengers:write. Ignored columns, hidden rows and columns and
+    skipped totals rows are listed in the response's extensions.warnings.
     """
     uploadPassengerList(
       "The flight the list is for (404 when unknown); it becomes each record's idvolo."
       flightId: Int!
       "The .xlsx file, at most UPLOAD_MAX_BYTES."
       file: Upload!
+      "Rows hidden by hand or by a filter: SKIP (default) or IMPORT; a warning names them either way."
+      hiddenRows: HiddenRows = SKIP
     ): [PassengerPreview!]!
   }
 
@@ -43,9 +53,14 @@ export const passengerUploadTypeDefs = /* GraphQL */ `
 export const passengerUploadResolvers = {
   Upload: GraphQLUpload,
   Mutation: {
-    uploadPassengerList: async (_root: unknown, args: { flightId: number; file: Promise<FileUpload> }, ctx: GraphQLContext) => {
+    uploadPassengerList: async (
+      _root: unknown,
+      args: { flightId: number; file: Promise<FileUpload> } & { [Option in keyof PassengerUploadOptions]?: PassengerUploadOptions[Option] | null },
+      ctx: GraphQLContext,
+    ) => {
       requireScope(ctx.principal, Scope.PassengersWrite);
-      const { records, warnings } = await ctx.services.passengerUploads.preview(args.flightId, args.file);
+      const { flightId, file, ...options } = args;
+      const { records, warnings } = await ctx.services.passengerUploads.preview(flightId, file, withoutNulls(options));
       ctx.warnings.push(...warnings);
       return records;
     },
@@ -54,6 +69,11 @@ export const passengerUploadResolvers = {
     passengerTemplateUrl: (_root: unknown, _args: unknown, ctx: GraphQLContext) => `${ctx.baseUrl}${PASSENGER_TEMPLATE_PATH}`,
   },
 };
+
+/** The options a client gave (an argument sent as null means its default). */
+function withoutNulls<T extends object>(options: T): { [K in keyof T]?: Exclude<T[K], null> } {
+  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== null && value !== undefined)) as { [K in keyof T]?: Exclude<T[K], null> };
+}
 
 /**
  * graphql-upload-minimal's processRequest, with its busboy parser watched where the request is

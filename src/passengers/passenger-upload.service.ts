@@ -4,7 +4,7 @@ import { asAppError, badRequest, notFound, payloadTooLarge, type AppError } from
 import type { FlightModel } from '../flights/flight.model';
 import { readStreamWithLimit, uploadTooLarge } from '../shared/read-stream';
 import type { PassengerRecord } from './passenger.record';
-import { parsePassengerSheet } from './sheet/parse-passenger-sheet';
+import { parsePassengerSheet, type PassengerSheetOptions } from './sheet/parse-passenger-sheet';
 import { passengerSheetAppError } from './sheet/sheet-app-error';
 
 /**
@@ -15,6 +15,9 @@ import { passengerSheetAppError } from './sheet/sheet-app-error';
 export interface ReceivedFileUpload extends FileUpload {
   signal?: AbortSignal;
 }
+
+/** How the client asks the file to be read: each option as the parser takes it (absent: its default). */
+export type PassengerUploadOptions = Pick<PassengerSheetOptions, 'hiddenRows'>;
 
 export interface PassengerUploadServiceDeps {
   flights: FlightModel;
@@ -28,12 +31,12 @@ export interface PassengerUploadServiceDeps {
 export class PassengerUploadService {
   constructor(private readonly deps: PassengerUploadServiceDeps) {}
 
-  async preview(flightId: number, file: Promise<FileUpload>): Promise<{ records: PassengerRecord[]; warnings: string[] }> {
+  async preview(flightId: number, file: Promise<FileUpload>, options: PassengerUploadOptions = {}): Promise<{ records: PassengerRecord[]; warnings: string[] }> {
     const flight = await this.deps.flights.findOne({ flightId }).select('departure').lean().exec();
     if (!flight) throw notFound(`Flight ${flightId} does not exist`);
     const { bytes, signal } = await this.receive(file);
     try {
-      const { records, warnings } = await parsePassengerSheet(bytes, { flightId, limits: this.deps.limits, signal, departure: flight.departure.at });
+      const { records, warnings } = await parsePassengerSheet(bytes, { ...options, flightId, limits: this.deps.limits, signal, departure: flight.departure.at });
       return { records, warnings };
     } catch (error) {
       if (signal?.aborted) throw signal.reason;

@@ -112,6 +112,18 @@ export interface SheetSpec {
   merges?: string[];
   /** Number format given to Date cells; default yyyy-mm-dd. */
   dateFormat?: string;
+  /** Sheet rows hidden, and columns (1 = A) hidden. */
+  hiddenRows?: number[];
+  hiddenColumns?: number[];
+  /** An autofilter over this range (exceljs writes it without criteria). */
+  autoFilter?: string;
+}
+
+/** The list written as an Excel table with a totals row: a label under the first column, a count under another. */
+export interface TableSpec {
+  totalsLabel?: string;
+  /** Index (0-based) of the column whose total is `count` (SUBTOTAL(103, …)). */
+  countColumn?: number;
 }
 
 export interface WorkbookSpec {
@@ -127,6 +139,12 @@ export interface WorkbookSpec {
   merges?: string[];
   dateFormat?: string;
   date1904?: boolean;
+  /** Sheet rows (counted from 1, titles and header included) and columns (1 = A) of the list hidden. */
+  hiddenRows?: number[];
+  hiddenColumns?: number[];
+  autoFilter?: string;
+  /** Write the header and rows as an Excel table with a totals row. */
+  table?: TableSpec;
 }
 
 /** Cells for `fields` taken from a passenger object (missing fields become empty cells). */
@@ -149,6 +167,27 @@ function addSheet(workbook: ExcelJS.Workbook, spec: SheetSpec): void {
     row.commit();
   });
   for (const range of spec.merges ?? []) sheet.mergeCells(range);
+  for (const row of spec.hiddenRows ?? []) sheet.getRow(row).hidden = true;
+  for (const column of spec.hiddenColumns ?? []) sheet.getColumn(column).hidden = true;
+  if (spec.autoFilter) sheet.autoFilter = spec.autoFilter;
+}
+
+function addTableSheet(workbook: ExcelJS.Workbook, spec: WorkbookSpec & { table: TableSpec }): void {
+  const sheet = workbook.addWorksheet(spec.sheetName ?? 'Passengers');
+  const titles = spec.titleRows ?? [];
+  titles.forEach((cells, index) => cells.forEach((value, column) => value !== null && (sheet.getRow(index + 1).getCell(column + 1).value = value)));
+  sheet.addTable({
+    name: 'PassengerTable',
+    ref: `A${titles.length + 1}`,
+    headerRow: true,
+    totalsRow: true,
+    columns: spec.headings.map((name, index) =>
+      index === 0 ? { name, totalsRowLabel: spec.table.totalsLabel ?? 'Total' } : index === spec.table.countColumn ? { name, totalsRowFunction: 'count' as const } : { name },
+    ),
+    rows: spec.rows,
+  });
+  for (const row of spec.hiddenRows ?? []) sheet.getRow(row).hidden = true;
+  for (const column of spec.hiddenColumns ?? []) sheet.getColumn(column).hidden = true;
 }
 
 /** An .xlsx written by exceljs (shared strings, styles, as Excel would hold them). */
@@ -156,11 +195,18 @@ export async function buildWorkbook(spec: WorkbookSpec): Promise<Buffer> {
   const workbook = new ExcelJS.Workbook();
   if (spec.date1904) workbook.properties.date1904 = true;
   for (const sheet of spec.sheetsBefore ?? []) addSheet(workbook, sheet);
+  if (spec.table) {
+    addTableSheet(workbook, { ...spec, table: spec.table });
+    return Buffer.from(await workbook.xlsx.writeBuffer());
+  }
   addSheet(workbook, {
     name: spec.sheetName ?? 'Passengers',
     rows: [...(spec.titleRows ?? []), spec.headings, ...spec.rows],
     merges: spec.merges,
     dateFormat: spec.dateFormat,
+    hiddenRows: spec.hiddenRows,
+    hiddenColumns: spec.hiddenColumns,
+    autoFilter: spec.autoFilter,
   });
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }

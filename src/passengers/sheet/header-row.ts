@@ -31,6 +31,8 @@ export interface HeaderRow {
 export interface HeadingCell {
   column: number;
   text: string;
+  /** The column is hidden: a refusal that names it says so (the user may not know it is there). */
+  hidden?: boolean;
 }
 
 function otherNames(field: SheetField): string {
@@ -47,6 +49,8 @@ export function recogniseHeaderRow(sheetRow: number, cells: readonly HeadingCell
   const headingOf = new Map<SheetField, string>();
   const problems: SheetProblem[] = [];
   const ignored: string[] = [];
+  const hiddenColumns = new Set(cells.filter((c) => c.hidden).map((c) => c.column));
+  const named = (column: number, heading: string) => `${columnLetters(column)} "${truncated(heading)}"${hiddenColumns.has(column) ? ' (a hidden column)' : ''}`;
   for (const { column, text } of cells) {
     const heading = text.trim();
     if (heading === '') continue;
@@ -62,7 +66,9 @@ export function recogniseHeaderRow(sheetRow: number, cells: readonly HeadingCell
         field: heading,
         column: heading,
         sheet_row: sheetRow,
-        message: `Columns ${columnLetters(earlier.column)} "${earlier.heading}" and ${columnLetters(column)} "${heading}" both hold ${match.field}; keep only one`,
+        message: `Columns ${named(earlier.column, earlier.heading)} and ${named(column, heading)} both hold ${match.field}; keep only one${
+          hiddenColumns.has(earlier.column) || hiddenColumns.has(column) ? ' (unhide the columns to see both, then delete one)' : ''
+        }`,
       });
       continue;
     }

@@ -18,6 +18,10 @@ export function columnLetters(column: number): string {
 export interface KeptRow {
   sheetRow: number;
   values: CellContent[];
+  /** The row is hidden (by hand or by a filter). */
+  hidden?: boolean;
+  /** A passenger cell of the row holds a SUBTOTAL or AGGREGATE formula: a totals row. */
+  subtotal?: boolean;
 }
 
 /**

@@ -11,8 +11,9 @@ import { PassengerListBuilder } from './passenger-list-builder';
 import { ReadBudget } from './read-budget';
 import { readSharedStrings } from './shared-strings';
 import { sheetError } from './sheet-error';
-import { readWorksheet, type SheetCell, type SheetRowSink } from './worksheet-reader';
-import { openXlsxPackage, type SheetPart } from './xlsx-package';
+import { addListRows, DEFAULT_HIDDEN_ROWS, RowVisibility, type HiddenRowsPolicy } from './row-visibility';
+import { readWorksheet, type SheetAutoFilter, type SheetCell, type SheetRowInfo, type SheetRowSink } from './worksheet-reader';
+import { openXlsxPackage, readSheetTables, type SheetPart } from './xlsx-package';
 
 export type PassengerSheetLimits = Pick<
   LimitsConfig,
@@ -41,6 +42,11 @@ export interface PassengerSheetOptions {
   departure?: Date;
   /** Most problems listed in the error details (the message still counts them all); default 100. */
   maxProblems?: number;
+  /**
+   * Rows hidden by hand or by a filter: `SKIP` (default) leaves them out, `IMPORT` reads them as
+   * passengers. Either way a warning names them.
+   */
+  hiddenRows?: HiddenRowsPolicy;
   /**
    * Stops the parse when it fires (the client went away). The parser looks at it before it starts,
    * between inflated chunks (at most 64 KiB of XML apart, with an event-loop turn between them so
@@ -88,18 +94,36 @@ class ListSheetScan implements SheetRowSink {
   incomplete?: HeaderRow;
   readonly rows: KeptRow[] = [];
   readonly merges: MergedRange[] = [];
+  autoFilterOfSheet?: SheetAutoFilter;
   private columnIndex: Int16Array = new Int16Array(0);
   private inOrder = true;
+  /** Hidden columns within the columns read (a bit per column). */
+  private readonly hidden: Uint8Array;
+  /** Kept rows that are hidden, and those that are not: each is capped at the row limit. */
+  private hiddenCount = 0;
+  private shownCount = 0;
 
   constructor(
     private readonly sheetName: string,
     private readonly maxColumns: number,
     private readonly maxRows: number,
-  ) {}
+  ) {
+    this.hidden = new Uint8Array(maxColumns + 1);
+  }
 
-  row(sheetRow: number, cells: readonly SheetCell[]): void {
-    if (this.header) this.dataRow(sheetRow, cells);
+  row(sheetRow: number, cells: readonly SheetCell[], info: SheetRowInfo): void {
+    if (this.header) this.dataRow(sheetRow, cells, info);
     else this.headerSearch(sheetRow, cells);
+  }
+
+  hiddenColumns(from: number, to: number): void {
+    this.hidden.fill(1, Math.min(from, this.maxColumns + 1), Math.min(to, this.maxColumns) + 1);
+  }
+
+  isHiddenColumn = (column: number): boolean => this.hidden[column] === 1;
+
+  autoFilter(filter: SheetAutoFilter): void {
+    this.autoFilterOfSheet = filter;
   }
 
   private headerSearch(sheetRow: number, cells: readonly SheetCell[]): void {
@@ -110,7 +134,7 @@ class ListSheetScan implements SheetRowSink {
     const headings: HeadingCell[] = [];
     for (const { column, content } of cells) {
       if (column <= this.maxColumns && (typeof content === 'string' || typeof content === 'number')) {
-        headings.push({ column, text: String(content) });
+        headings.push({ column, text: String(content), hidden: this.isHiddenColumn(column) });
       }
     }
     const header = recogniseHeaderRow(sheetRow, headings);
@@ -133,9 +157,10 @@ class ListSheetScan implements SheetRowSink {
     });
   }
 
-  private dataRow(sheetRow: number, cells: readonly SheetCell[]): void {
+  private dataRow(sheetRow: number, cells: readonly SheetCell[], info: SheetRowInfo): void {
     let values: CellContent[] | undefined;
-    for (const { column, content } of cells) {
+    let subtotal = false;
+    for (const { column, content, subtotal: isSubtotal } of cells) {
       if (column > this.maxColumns) {
         if (isBlank(content)) continue;
         throw sheetError.unprocessable(
@@ -147,13 +172,19 @@ class ListSheetScan implements SheetRowSink {
       if (index < 0 || isBlank(content)) continue;
       values ??= new Array<CellContent>(this.header?.columns.length ?? 0).fill(null);
       values[index] = content;
+      if (isSubtotal) subtotal = true;
     }
     if (!values) return;
     const last = this.rows[this.rows.length - 1];
     if (last && last.sheetRow >= sheetRow) this.inOrder = false;
-    this.rows.push({ sheetRow, values });
-    // Merged blocks only fill blanks of kept rows, so this count is already the passenger count.
-    if (this.rows.length > this.maxRows) {
+    const row: KeptRow = { sheetRow, values };
+    if (info.hidden) row.hidden = true;
+    if (subtotal) row.subtotal = true;
+    this.rows.push(row);
+    // Merged blocks only fill blanks of kept rows, so these counts already bound the passenger count;
+    // hidden rows have a cap of their own, so that skipping them never lets a list pass the limit unread.
+    const count = info.hidden ? (this.hiddenCount += 1) : (this.shownCount += 1);
+    if (count > this.maxRows) {
       throw sheetError.tooLarge(`The list has more than ${this.maxRows} passenger rows (the limit); split it into smaller lists`);
     }
   }
@@ -235,6 +266,7 @@ export async function parsePassengerSheet(
       } else skipped.push({ sheet, reason: NO_HEADER });
       continue;
     }
+    const tables = await readSheetTables(workbook, sheet, budget);
     budget.countCell(scan.settle());
     const list = new PassengerListBuilder(header, {
       flightId: options.flightId,
@@ -244,13 +276,16 @@ export async function parsePassengerSheet(
       ageDay: isoDay(options.departure ?? today),
       ageDayIsDeparture: options.departure !== undefined,
     });
-    scan.rows.forEach((row, index) => {
-      if ((index & 255) === 255) budget.checkpoint();
-      list.addRow(row.sheetRow, row.values);
+    const rowNotes = addListRows(scan.rows, list, {
+      header,
+      visibility: new RowVisibility(header, scan.autoFilterOfSheet, tables),
+      hiddenRows: options.hiddenRows ?? DEFAULT_HIDDEN_ROWS,
+      isHiddenColumn: scan.isHiddenColumn,
+      budget,
     });
     const { records, warnings } = list.finish(sheet.name);
     const notes = skipped.map(({ sheet: other, reason }) => `Sheet ${quoted(other.name)} was skipped: ${reason}`);
-    return { records, warnings: [...notes, ...warnings], sheetName: sheet.name };
+    return { records, warnings: [...notes, ...rowNotes, ...warnings], sheetName: sheet.name };
   }
 
   const lookedAt = workbook.sheets.length

@@ -14,14 +14,31 @@ export const MAX_SHEET_ROWS = 1_048_576;
 export interface SheetCell {
   column: number;
   content: CellContent;
+  /** The cell's formula is a SUBTOTAL or AGGREGATE (what a totals row holds, never a passenger's data). */
+  subtotal?: boolean;
+}
+
+/** How a row is shown: `hidden` for a row the user does not see (by hand or by a filter). */
+export interface SheetRowInfo {
+  hidden: boolean;
+}
+
+/** A sheet's autofilter: its range, and whether it filters on anything (a criterion on some column). */
+export interface SheetAutoFilter {
+  range: MergedRange;
+  filtering: boolean;
 }
 
 /** Where the rows of a worksheet go as they stream past. */
 export interface SheetRowSink {
   /** One row: its non-empty cells in the order written. The array is reused for the next row. */
-  row(sheetRow: number, cells: readonly SheetCell[]): void;
+  row(sheetRow: number, cells: readonly SheetCell[], info: SheetRowInfo): void;
   /** A merged block (only blocks of more than one cell), declared after the rows. */
   merge(range: MergedRange): void;
+  /** Hidden columns `from` to `to` (1-based, inclusive), declared before the rows. */
+  hiddenColumns?(from: number, to: number): void;
+  /** The sheet's autofilter, declared after the rows. */
+  autoFilter?(filter: SheetAutoFilter): void;
   /** Set once the sink needs no more of the sheet. */
   readonly done: boolean;
 }
@@ -46,6 +63,25 @@ export function parseCellReference(reference: string): { column: number; row?: n
   const column = columnOfLetters(match[1]);
   return { column, row: match[2] === undefined ? undefined : Number(match[2]) };
 }
+
+/** A range such as `A1:N20` (or one cell), 1-based and inclusive; undefined when it is not one. */
+export function parseRange(ref: string): MergedRange | undefined {
+  const [from, to = from] = ref.split(':');
+  const start = parseCellReference(from ?? '');
+  const end = parseCellReference(to ?? '');
+  if (!start?.row || !end?.row) return undefined;
+  return {
+    top: Math.min(start.row, end.row),
+    bottom: Math.max(start.row, end.row),
+    left: Math.min(start.column, end.column),
+    right: Math.max(start.column, end.column),
+  };
+}
+
+/** An xsd:boolean attribute or cell value that says true (`1` or `true`). */
+export const isTrue = (value: string | undefined) => value !== undefined && /^\s*(1|true)\s*$/i.test(value);
+
+const SUBTOTAL_FORMULA = /^\s*(?:_xlfn\.)?(?:SUBTOTAL|AGGREGATE)\s*\(/i;
 
 const ISO_DAY = /^\s*(\d{4})-(\d{2})-(\d{2})(?:$|[T\s])/;
 
@@ -75,6 +111,10 @@ export async function readWorksheet(entry: ZipEntry, bytes: Buffer, context: Wor
   const cells: SheetCell[] = [];
   let inSheetData = false;
   let inRow = false;
+  let rowHidden = false;
+  let inAutoFilter = false;
+  let inFilterColumn = false;
+  let autoFilter: SheetAutoFilter | undefined;
   let rowNumber = 0;
   let nextColumn = 1;
   let cellsInRow = 0;
@@ -107,7 +147,7 @@ export async function readWorksheet(entry: ZipEntry, bytes: Buffer, context: Wor
       case 'inlineStr':
         return text;
       case 'b':
-        return /^\s*(1|true)\s*$/i.test(text);
+        return isTrue(text);
       case 'e':
         return new CellErrorValue(text.trim());
       case 'd':
@@ -162,23 +202,33 @@ export async function readWorksheet(entry: ZipEntry, bytes: Buffer, context: Wor
         }
         rowNumber = given ?? rowNumber + 1;
         inRow = true;
+        rowHidden = isTrue(attributes.hidden);
         nextColumn = 1;
         cellsInRow = 0;
         cells.length = 0;
       } else if (name === 'sheetData') inSheetData = true;
       else if (name === 'mergeCell' && attributes.ref) {
-        const [from, to] = attributes.ref.split(':');
-        const start = parseCellReference(from ?? '');
-        const end = parseCellReference(to ?? '');
-        if (start?.row && end?.row) {
-          const range = {
-            top: Math.min(start.row, end.row),
-            bottom: Math.max(start.row, end.row),
-            left: Math.min(start.column, end.column),
-            right: Math.max(start.column, end.column),
-          };
-          if (range.bottom > range.top || range.right > range.left) sink.merge(range);
+        const range = parseRange(attributes.ref);
+        if (range && (range.bottom > range.top || range.right > range.left)) sink.merge(range);
+      } else if (name === 'col' && !inSheetData) {
+        // Excel also hides a column by giving it no width.
+        const from = Number(attributes.min);
+        const to = Number(attributes.max ?? attributes.min);
+        const hidden = isTrue(attributes.hidden) || (attributes.width !== undefined && Number(attributes.width) === 0);
+        if (hidden && Number.isInteger(from) && Number.isInteger(to) && from >= 1 && to >= from) {
+          sink.hiddenColumns?.(from, Math.min(to, MAX_SHEET_COLUMNS));
         }
+      } else if (name === 'autoFilter' && !inSheetData && attributes.ref) {
+        const range = parseRange(attributes.ref);
+        if (range) {
+          inAutoFilter = true;
+          autoFilter = { range, filtering: false };
+        }
+      } else if (inAutoFilter && autoFilter && name === 'filterColumn') {
+        inFilterColumn = true;
+      } else if (inFilterColumn && autoFilter) {
+        // A criterion (filters, customFilters, top10, dynamicFilter, colorFilter, iconFilter) on a column.
+        autoFilter.filtering = true;
       }
     },
     close(name) {
@@ -187,15 +237,20 @@ export async function readWorksheet(entry: ZipEntry, bytes: Buffer, context: Wor
           inCell = false;
           capture = undefined;
           const content = cellContent();
-          if (content !== null) cells.push({ column, content });
+          if (content !== null) cells.push(hasFormula && SUBTOTAL_FORMULA.test(formula) ? { column, content, subtotal: true } : { column, content });
         } else if (name === 'rPh') phoneticDepth -= 1;
         else if (name === 'v' || name === 'f' || name === 't') capture = undefined;
         return;
       }
       if (name === 'row' && inRow) {
         inRow = false;
-        sink.row(rowNumber, cells);
+        sink.row(rowNumber, cells, { hidden: rowHidden });
       } else if (name === 'sheetData') inSheetData = false;
+      else if (name === 'filterColumn') inFilterColumn = false;
+      else if (name === 'autoFilter' && inAutoFilter) {
+        inAutoFilter = false;
+        if (autoFilter) sink.autoFilter?.(autoFilter);
+      }
     },
     text(text) {
       if (capture === 'v') value.add(text);

@@ -1,5 +1,7 @@
-import { sheetError } from './sheet-error';
+import type { MergedRange } from './merged-cells';
 import type { ReadBudget } from './read-budget';
+import { sheetError } from './sheet-error';
+import { isTrue, parseRange, type SheetAutoFilter } from './worksheet-reader';
 import { prefixedAttribute, readXmlPart, type XmlPartHandler } from './xml-part-reader';
 import { readZipDirectory, ZipFormatError, type ZipEntry } from './zip-directory';
 import { checkReadable, damagedFile } from './zip-part';
@@ -8,6 +10,8 @@ import { checkReadable, damagedFile } from './zip-part';
 export interface SheetPart {
   name: string;
   entry?: ZipEntry;
+  /** The part's name, as the workbook's relationships give it (its own relationships are found from it). */
+  partName?: string;
   /** Why the sheet is not a candidate (hidden, a chart sheet, its part missing). */
   skipped?: string;
 }
@@ -21,6 +25,20 @@ export interface XlsxPackage {
   sharedStrings?: ZipEntry;
   /** Dates count from 1904 (old Mac workbooks). */
   date1904: boolean;
+  /** A part by its name (case-insensitive, as OPC compares them). */
+  find(partName: string): ZipEntry | undefined;
+}
+
+/** More tables than any sheet holds; each is looked at for every row of the list. */
+export const MAX_SHEET_TABLES = 256;
+
+/** An Excel table (a ListObject) of a sheet: its range, its totals rows at the bottom, its filter. */
+export interface SheetTable {
+  name: string;
+  range: MergedRange;
+  /** Rows at the bottom of `range` that are the table's totals row (0 or 1). */
+  totalsRows: number;
+  autoFilter?: SheetAutoFilter;
 }
 
 export interface PackageLimits {
@@ -146,7 +164,7 @@ async function readWorkbook(bytes: Buffer, entry: ZipEntry, budget: ReadBudget) 
       if (name === 'sheets') inSheets = true;
       else if (name === 'sheet' && inSheets) {
         sheets.push({ name: attributes.name ?? `Sheet${sheets.length + 1}`, state: attributes.state, relationshipId: prefixedAttribute(attributes, 'id') });
-      } else if (name === 'workbookPr') date1904 = /^\s*(1|true)\s*$/i.test(attributes.date1904 ?? '');
+      } else if (name === 'workbookPr') date1904 = isTrue(attributes.date1904);
     },
     close(name) {
       if (name === 'sheets') inSheets = false;
@@ -210,10 +228,66 @@ export async function openXlsxPackage(bytes: Buffer, limits: PackageLimits, budg
     const entry = parts.find(relationship.target);
     if (!entry) return { name, skipped: `its part ${relationship.target} is missing (the file is damaged)` };
     checkReadable(entry);
-    return { name, entry };
+    return { name, entry, partName: relationship.target };
   });
   const sharedStringsRel = [...relationships.values()].find((r) => isType(r, 'sharedStrings'));
   const sharedStrings = sharedStringsRel ? parts.find(sharedStringsRel.target) : undefined;
   if (sharedStrings) checkReadable(sharedStrings);
-  return { bytes, sheets, sharedStrings, date1904: workbook.date1904 };
+  return { bytes, sheets, sharedStrings, date1904: workbook.date1904, find: (partName) => parts.find(partName) };
+}
+
+async function readTable(bytes: Buffer, entry: ZipEntry, budget: ReadBudget): Promise<SheetTable | undefined> {
+  let table: SheetTable | undefined;
+  let inFilter = false;
+  let inFilterColumn = false;
+  const handler: XmlPartHandler = {
+    done: false,
+    open(name, attributes) {
+      if (name === 'table' && !table) {
+        const range = attributes.ref === undefined ? undefined : parseRange(attributes.ref);
+        const totalsRows = Number(attributes.totalsRowCount ?? 0);
+        if (range) table = { name: attributes.displayName ?? attributes.name ?? '', range, totalsRows: Number.isInteger(totalsRows) && totalsRows > 0 ? 1 : 0 };
+      } else if (name === 'autoFilter' && table) {
+        const range = attributes.ref === undefined ? undefined : parseRange(attributes.ref);
+        inFilter = true;
+        table.autoFilter = { range: range ?? table.range, filtering: false };
+      } else if (name === 'filterColumn' && inFilter) inFilterColumn = true;
+      else if (inFilterColumn && table?.autoFilter) table.autoFilter.filtering = true;
+    },
+    close(name) {
+      if (name === 'autoFilter') inFilter = false;
+      else if (name === 'filterColumn') inFilterColumn = false;
+    },
+    text() {},
+  };
+  await readXmlPart(bytes, entry, handler, budget);
+  return table;
+}
+
+/**
+ * The Excel tables of a sheet, found through the sheet's relationships (`tableParts` name the same
+ * parts). A sheet without relationships has none; a table part the zip lacks is passed over (it only
+ * tells where a totals row or a filter is).
+ */
+export async function readSheetTables(workbook: XlsxPackage, sheet: SheetPart, budget: ReadBudget): Promise<SheetTable[]> {
+  if (!sheet.partName) return [];
+  const relsEntry = workbook.find(relationshipsPartOf(sheet.partName));
+  if (!relsEntry) return [];
+  checkReadable(relsEntry);
+  const relationships = await readRelationships(workbook.bytes, relsEntry, folderOf(sheet.partName), budget);
+  const tables: SheetTable[] = [];
+  const parts = [...relationships.values()].filter((relationship) => isType(relationship, 'table'));
+  if (parts.length > MAX_SHEET_TABLES) {
+    throw sheetError.unprocessable(
+      `Sheet "${sheet.name.slice(0, 80)}" has more than ${MAX_SHEET_TABLES} tables; no passenger list has that many, so the file was not read`,
+    );
+  }
+  for (const relationship of parts) {
+    const entry = workbook.find(relationship.target);
+    if (!entry) continue;
+    checkReadable(entry);
+    const table = await readTable(workbook.bytes, entry, budget);
+    if (table) tables.push(table);
+  }
+  return tables;
 }

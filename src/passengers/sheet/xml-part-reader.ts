@@ -67,17 +67,23 @@ class MarkupRunGuard {
 }
 
 function decoderFor(first: Buffer): TextDecoder {
-  // XML parts are UTF-8 unless a byte order mark says UTF-16 (allowed by XML, written by nobody in practice).
+  // XML parts are UTF-8 unless a byte order mark says UTF-16. Without a mark (openpyxl reads such
+  // parts, some generators write them), the first character tells: an XML part starts with `<` or
+  // white space, so a zero byte beside it is UTF-16, and NUL is never a character of XML in UTF-8.
   if (first[0] === 0xff && first[1] === 0xfe) return new TextDecoder('utf-16le', { fatal: true });
   if (first[0] === 0xfe && first[1] === 0xff) return new TextDecoder('utf-16be', { fatal: true });
+  if (first.length >= 2 && first[0] !== 0 && first[1] === 0) return new TextDecoder('utf-16le', { fatal: true });
+  if (first.length >= 2 && first[0] === 0 && first[1] !== 0) return new TextDecoder('utf-16be', { fatal: true });
   return new TextDecoder('utf-8', { fatal: true });
 }
+
+const ENCODING_NAMES: Record<string, string> = { 'utf-8': 'UTF-8', 'utf-16le': 'UTF-16', 'utf-16be': 'UTF-16' };
 
 /**
  * Streams one part through a SAX parser: inflated chunk by chunk, decoded with a streaming decoder
  * (a character split across two chunks is joined, never replaced by U+FFFD; bytes that are not
- * UTF-8 make the part damaged), nesting and markup runs capped, every element counted against the
- * budget. Stops early when the handler is done.
+ * UTF-8, or not UTF-16 in a part that starts as UTF-16, make the part damaged), nesting and markup
+ * runs capped, every element counted against the budget. Stops early when the handler is done.
  */
 export async function readXmlPart(bytes: Buffer, entry: ZipEntry, handler: XmlPartHandler, budget: ReadBudget): Promise<void> {
   if (entry.uncompressedSize === 0 && entry.compressedSize <= 2) return; // an empty part reads as nothing
@@ -120,7 +126,7 @@ export async function readXmlPart(bytes: Buffer, entry: ZipEntry, handler: XmlPa
     if (error instanceof XmlSyntaxError) throw damagedFile(`${entry.name} is not well-formed XML (${error.message})`);
     // By its code: the decoder's TypeError may come from another realm (jest's sandbox).
     if ((error as { code?: string } | null)?.code === 'ERR_ENCODING_INVALID_ENCODED_DATA') {
-      throw damagedFile(`${entry.name} holds bytes that are not valid UTF-8 text`);
+      throw damagedFile(`${entry.name} holds bytes that are not valid ${ENCODING_NAMES[decoder?.encoding ?? 'utf-8'] ?? 'UTF-8'} text`);
     }
     throw error;
   }
