@@ -5,8 +5,8 @@ import { Upload } from 'graphql-upload-minimal';
 import { requireScope, Scope } from '../src/auth';
 import type { Config } from '../src/config';
 import type { GraphQLContext } from '../src/context';
-import { asAppError, badRequest, type AppError } from '../src/errors';
-import { UploadPassengerListDocument } from '../src/graphql/generated/operations';
+import { asAppError, badRequest, truncateText, type AppError } from '../src/errors';
+import { UploadPassengerListDocument, type DateOrder } from '../src/graphql/generated/operations';
 import type { ReceivedFileUpload } from '../src/passengers/passenger-upload.service';
 import { buildPassengerTemplate } from '../src/passengers/sheet/passenger-template';
 import {
@@ -148,6 +148,18 @@ function receivePaxlist(req: Request, limits: { maxFileBytes: number; maxBodyByt
   });
 }
 
+const DATE_ORDERS: Record<string, DateOrder> = { dmy: 'DMY', mdy: 'MDY' };
+
+/** `dateOrder=DMY` or `MDY` (any case), or null when absent. */
+function readDateOrder(value: string | undefined): DateOrder | null {
+  if (value === undefined) return null;
+  const order = DATE_ORDERS[value.trim().toLowerCase()];
+  if (order) return order;
+  throw badRequest(`query parameter dateOrder must be DMY (day first, 05/06/1980 is 5 June) or MDY (month first, 6 May), got "${truncateText(value, 20)}"`, [
+    { field: 'dateOrder', message: 'expected DMY or MDY' },
+  ]);
+}
+
 /** The received file as graphql-upload-minimal's Upload, so the operation's `file: Upload!` takes it. */
 function asUpload(file: ReceivedFile): Upload {
   const upload = new Upload();
@@ -171,9 +183,15 @@ export function uploadRoutes(config: Config) {
       middleware: [paxlistForm(config)],
       operation: UploadPassengerListDocument,
       toVariables: (req) => {
-        readQueryParameters(req, []);
+        const query = readQueryParameters(req, ['dateOrder', 'defaultPhoneRegion']);
         const flightId = readIdParameter(req, 'id');
-        return { flightId, file: asUpload((req.res as Response).locals.paxlist as ReceivedFile) };
+        return {
+          flightId,
+          file: asUpload((req.res as Response).locals.paxlist as ReceivedFile),
+          dateOrder: readDateOrder(query.dateOrder),
+          // Checked by the upload service, which answers 400 naming the parameter.
+          defaultPhoneRegion: query.defaultPhoneRegion ?? null,
+        };
       },
       // Ignored columns and similar remarks travel in a header: the body is the bare array.
       toHeaders: (_data, extensions): Record<string, string> => {

@@ -6,6 +6,7 @@ import type { GraphQLContext } from '../context';
 import { AppError, badRequest, payloadTooLarge } from '../errors';
 import { clientGone } from '../shared/read-stream';
 import type { ReceivedFileUpload } from './passenger-upload.service';
+import type { DateOrder } from './passenger.normalize';
 
 /** Where the spreadsheet template is served, below the REST facade's base path. */
 export const PASSENGER_TEMPLATE_PATH = '/api/broker/v0/upload/template.xlsx';
@@ -19,18 +20,31 @@ export const passengerUploadTypeDefs = /* GraphQL */ `
   "A file sent with the GraphQL multipart request spec (graphql-upload-minimal), e.g. by apollo-upload-client. The request needs the bearer token like any other."
   scalar Upload
 
+  "How a text date such as 05/06/1980 is read when its column does not prove the order itself."
+  enum DateOrder {
+    "Day first: 05/06/1980 is 5 June 1980 (DD/MM/YYYY)."
+    DMY
+    "Month first: 05/06/1980 is 6 May 1980 (MM/DD/YYYY)."
+    MDY
+  }
+
   type Mutation {
     """
     Parses an .xlsx passenger list (first sheet with a recognisable header row) into the flight's
     passenger records, in row order. Stores nothing: the records are a preview to edit and send
-    with pushPassengerList. Scope passengers:write. Ignored columns are listed in the response's
-    extensions.warnings.
+    with pushPassengerList. Scope passengers:write. Ignored columns, date columns read in an
+    order the column did not prove, and phone numbers read through the default region are listed
+    in the response's extensions.warnings.
     """
     uploadPassengerList(
       "The flight the list is for (404 when unknown); it becomes each record's idvolo."
       flightId: Int!
       "The .xlsx file, at most UPLOAD_MAX_BYTES."
       file: Upload!
+      "The order of text dates in a column whose own dates read both ways (05/06/1980); a column with a date that reads one way only (17/05/1980) is read in that order. Default DMY."
+      dateOrder: DateOrder
+      "ISO 3166-1 alpha-2 code of the country a phone number without a country code is read in when it is valid in none of the passenger's nationality, issuing state and country of birth (each such number is a warning). Default: the deployment's PASSENGER_DEFAULT_PHONE_REGION, unset unless configured (such a number is then a problem)."
+      defaultPhoneRegion: String
     ): [PassengerPreview!]!
   }
 
@@ -43,9 +57,14 @@ export const passengerUploadTypeDefs = /* GraphQL */ `
 export const passengerUploadResolvers = {
   Upload: GraphQLUpload,
   Mutation: {
-    uploadPassengerList: async (_root: unknown, args: { flightId: number; file: Promise<FileUpload> }, ctx: GraphQLContext) => {
+    uploadPassengerList: async (
+      _root: unknown,
+      args: { flightId: number; file: Promise<FileUpload>; dateOrder?: DateOrder | null; defaultPhoneRegion?: string | null },
+      ctx: GraphQLContext,
+    ) => {
       requireScope(ctx.principal, Scope.PassengersWrite);
-      const { records, warnings } = await ctx.services.passengerUploads.preview(args.flightId, args.file);
+      const { flightId, file, dateOrder, defaultPhoneRegion } = args;
+      const { records, warnings } = await ctx.services.passengerUploads.preview(flightId, file, { dateOrder, defaultPhoneRegion });
       ctx.warnings.push(...warnings);
       return records;
     },

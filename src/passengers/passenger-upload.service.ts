@@ -1,8 +1,10 @@
 import type { FileUpload } from 'graphql-upload-minimal';
 import type { LimitsConfig } from '../config';
-import { asAppError, badRequest, notFound, payloadTooLarge, type AppError } from '../errors';
+import type { CountryCode } from 'libphonenumber-js/max';
+import { asAppError, badRequest, notFound, payloadTooLarge, truncateText, type AppError } from '../errors';
 import type { FlightModel } from '../flights/flight.model';
 import { readStreamWithLimit, uploadTooLarge } from '../shared/read-stream';
+import { isPhoneRegion, type DateOrder } from './passenger.normalize';
 import type { PassengerRecord } from './passenger.record';
 import { parsePassengerSheet } from './sheet/parse-passenger-sheet';
 import { passengerSheetAppError } from './sheet/sheet-app-error';
@@ -19,6 +21,16 @@ export interface ReceivedFileUpload extends FileUpload {
 export interface PassengerUploadServiceDeps {
   flights: FlightModel;
   limits: LimitsConfig;
+  /** The deployment's default region for phone numbers without a country code (PASSENGER_DEFAULT_PHONE_REGION). */
+  defaultPhoneRegion?: CountryCode;
+}
+
+/** How a client asks a list to be read: both optional, the deployment's defaults otherwise. */
+export interface PassengerUploadOptions {
+  /** The order of text dates a column does not prove itself; default DMY. */
+  dateOrder?: DateOrder | null;
+  /** An ISO 3166-1 alpha-2 code; replaces the configured default region for this upload. */
+  defaultPhoneRegion?: string | null;
 }
 
 /**
@@ -28,17 +40,36 @@ export interface PassengerUploadServiceDeps {
 export class PassengerUploadService {
   constructor(private readonly deps: PassengerUploadServiceDeps) {}
 
-  async preview(flightId: number, file: Promise<FileUpload>): Promise<{ records: PassengerRecord[]; warnings: string[] }> {
+  async preview(flightId: number, file: Promise<FileUpload>, options: PassengerUploadOptions = {}): Promise<{ records: PassengerRecord[]; warnings: string[] }> {
+    const defaultPhoneRegion = this.phoneRegion(options.defaultPhoneRegion);
+    const dateOrder = options.dateOrder ?? undefined;
     const flight = await this.deps.flights.findOne({ flightId }).select('departure').lean().exec();
     if (!flight) throw notFound(`Flight ${flightId} does not exist`);
     const { bytes, signal } = await this.receive(file);
     try {
-      const { records, warnings } = await parsePassengerSheet(bytes, { flightId, limits: this.deps.limits, signal, departure: flight.departure.at });
+      const { records, warnings } = await parsePassengerSheet(bytes, {
+        flightId,
+        limits: this.deps.limits,
+        signal,
+        departure: flight.departure.at,
+        defaultPhoneRegion,
+        dateOrder,
+      });
       return { records, warnings };
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
       throw passengerSheetAppError(error);
     }
+  }
+
+  /** The requested default region, checked (a 400 naming the option), else the configured one. */
+  private phoneRegion(requested: string | null | undefined): CountryCode | undefined {
+    if (requested === null || requested === undefined) return this.deps.defaultPhoneRegion;
+    const code = requested.trim().toUpperCase();
+    if (isPhoneRegion(code)) return code;
+    throw badRequest(`defaultPhoneRegion must be an ISO 3166-1 alpha-2 country code such as GB, US, DE or FR, got "${truncateText(requested, 20)}"`, [
+      { field: 'defaultPhoneRegion', message: 'expected an ISO 3166-1 alpha-2 country code with a telephone numbering plan, e.g. GB' },
+    ]);
   }
 
   /** The file's bytes, however its transfer failed turned into the error model. */
