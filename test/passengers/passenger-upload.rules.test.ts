@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { print } from 'graphql';
 import request from 'supertest';
+import { loadConfig } from '../../src/config';
 import { UploadPassengerListDocument } from '../../src/graphql/generated/operations';
 import { buildPassengerWorkbook, passenger } from '../helpers/passenger-workbook';
 import { startTestApp, type TestApp } from '../helpers/test-app';
@@ -218,5 +219,41 @@ describe('uploads of lists from other countries (REST and GraphQL)', () => {
       expect(advice.length).toBeGreaterThan(200);
       expect(answer.error!.details).toEqual([expect.objectContaining({ row_number: 2, column: 'Parent row', message: advice })]);
     });
+  });
+});
+
+describe('the default phone region of a deployment (PASSENGER_DEFAULT_PHONE_REGION)', () => {
+  it('must be an ISO 3166-1 alpha-2 code with a numbering plan', () => {
+    const env = { NODE_ENV: 'test', JWT_SECRET: 'x'.repeat(32) };
+    expect(loadConfig(env).passengerDefaultPhoneRegion).toBeUndefined();
+    expect(loadConfig({ ...env, PASSENGER_DEFAULT_PHONE_REGION: 'it' }).passengerDefaultPhoneRegion).toBe('IT');
+    for (const bad of ['XX', 'England', 'ITA', 'AQ']) {
+      expect(() => loadConfig({ ...env, PASSENGER_DEFAULT_PHONE_REGION: bad })).toThrow(
+        `Invalid configuration: PASSENGER_DEFAULT_PHONE_REGION must be an ISO 3166-1 alpha-2 country code with a telephone numbering plan (e.g. IT, GB), got "${bad}"`,
+      );
+    }
+  });
+
+  it("reads numbers valid in none of the passenger's countries through it, unless the upload names another", async () => {
+    const testApp = await startTestApp('passenger_upload_region', { PASSENGER_DEFAULT_PHONE_REGION: 'IT' });
+    try {
+      await createReferenceData(testApp);
+      const flightId = await createFlight(testApp, { resourceId: 1, from: 'LIRF', to: 'LGAV', departureAt: '2026-12-10T09:00:00Z', arrivalAt: '2026-12-10T11:30:00Z' });
+      const writer = `Bearer ${await testApp.token(['passengers:write'])}`;
+      const upload = (query: Record<string, string>) =>
+        request(testApp.app)
+          .post(`/api/broker/v0/upload/${flightId}`)
+          .query(query)
+          .set('Authorization', writer)
+          .attach('paxlist', fixture('us-list.xlsx'), { filename: 'us-list.xlsx', contentType: XLSX });
+      const configured = await upload({}).expect(200);
+      expect(configured.body[2].phone).toBe('+393471234567');
+      expect(decodeURIComponent(configured.headers['x-sheet-warnings'])).toContain('read as a number of Italy (IT, the default region): +393471234567');
+      const requested = await upload({ defaultPhoneRegion: 'GB' }).expect(200);
+      expect(requested.body[2].phone).toBe('+443471234567');
+      expect(decodeURIComponent(requested.headers['x-sheet-warnings'])).toContain('read as a number of United Kingdom (GB, the default region): +443471234567');
+    } finally {
+      await testApp.close();
+    }
   });
 });
