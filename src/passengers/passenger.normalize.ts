@@ -234,7 +234,7 @@ const PHONE_CHARACTERS = /^\+?[0-9 ()./-]+$/;
  * landline). Non-geographic numbers (+800…) have no country and are refused.
  */
 function toE164(text: string, region?: CountryCode): string | undefined {
-  const parsed = parsePhoneNumberFromString(text, region ? { defaultCountry: region } : {});
+  const parsed = region ? parsePhoneNumberFromString(text, region) : parsePhoneNumberFromString(text);
   return parsed?.country && parsed.isValid() ? parsed.number : undefined;
 }
 
@@ -274,7 +274,6 @@ function regionList(regions: readonly PhoneRegion[]): string {
  */
 export function normalizePhone(value: unknown, options: { regions?: readonly PhoneRegion[] } = {}): PhoneReading {
   const regions = options.regions ?? [];
-  const tried = regions.length ? `; without a country code it was tried as a number of ${regionList(regions)}` : '; a number without a country code needs the passenger\'s nationality, issuing state or country of birth, or a default region';
   const expected = 'expected a telephone number with its country code, such as +44 7911 123456';
   let text = textOf(value);
   if (text === undefined) return { ok: false, message: `${expected}, got ${describe(value)}` };
@@ -295,7 +294,10 @@ export function normalizePhone(value: unknown, options: { regions?: readonly Pho
   const digits = text.replace(/\D/g, '');
   const international = digits.length >= 8 ? toE164(`+${digits}`) : undefined;
   if (international) return { ok: true, value: international };
-  return { ok: false, message: `${expected}, got ${describe(value)}${tried}, and is valid in none` };
+  const tried = regions.length
+    ? `; without a country code it was tried as a number of ${regionList(regions)}, and is valid in none`
+    : "; a number without a country code needs the passenger's nationality, issuing state or country of birth, or a default region";
+  return { ok: false, message: `${expected}, got ${describe(value)}${tried}` };
 }
 
 /** The countries a passenger's phone number without a country code is tried in, in order. */
