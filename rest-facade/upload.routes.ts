@@ -148,6 +148,32 @@ function receivePaxlist(req: Request, limits: { maxFileBytes: number; maxBodyByt
   });
 }
 
+/**
+ * Longest X-Sheet-Warnings value: HTTP clients refuse an answer whose headers pass 16 KiB (Node's
+ * fetch and http, Go, nginx as a proxy by default 4 to 8 KiB), and a list can warn once per passenger.
+ */
+export const MAX_WARNINGS_HEADER_CHARS = 6000;
+
+/**
+ * The warnings URL-encoded and joined by " | ", as many whole ones as fit, then how many were left
+ * out (counting those the parser's own last line, "… and N more warnings", already stood for).
+ */
+function warningsHeader(warnings: readonly string[]): string {
+  const summary = /^… and (\d+) more warnings$/.exec(warnings[warnings.length - 1]);
+  const listed = summary ? warnings.slice(0, -1) : warnings;
+  const separator = encodeURIComponent(' | ');
+  let header = '';
+  for (let i = 0; i < listed.length; i += 1) {
+    const next = `${header}${header ? separator : ''}${encodeURIComponent(listed[i])}`;
+    if (next.length > MAX_WARNINGS_HEADER_CHARS - 200) {
+      const rest = listed.length - i + (summary ? Number(summary[1]) : 0);
+      return `${header}${header ? separator : ''}${encodeURIComponent(`… and ${rest} more warnings (the GraphQL upload lists up to 100 in extensions.warnings)`)}`;
+    }
+    header = next;
+  }
+  return summary ? `${header}${separator}${encodeURIComponent(summary[0])}` : header;
+}
+
 const DATE_ORDERS: Record<string, DateOrder> = { dmy: 'DMY', mdy: 'MDY' };
 
 /** `dateOrder=DMY` or `MDY` (any case), or null when absent. */
@@ -196,7 +222,7 @@ export function uploadRoutes(config: Config) {
       // Ignored columns and similar remarks travel in a header: the body is the bare array.
       toHeaders: (_data, extensions): Record<string, string> => {
         const warnings = (extensions.warnings as string[] | undefined) ?? [];
-        return warnings.length ? { 'X-Sheet-Warnings': encodeURIComponent(warnings.join(' | ')) } : {};
+        return warnings.length ? { 'X-Sheet-Warnings': warningsHeader(warnings) } : {};
       },
       toResponse: (data) => data.uploadPassengerList,
     }),

@@ -257,3 +257,31 @@ describe('the default phone region of a deployment (PASSENGER_DEFAULT_PHONE_REGI
     }
   });
 });
+
+describe('many warnings through REST', () => {
+  it('keep the X-Sheet-Warnings header small enough for HTTP clients, saying how many were left out', async () => {
+    const testApp = await startTestApp('passenger_upload_many_warnings', { PASSENGER_DEFAULT_PHONE_REGION: 'IT' });
+    try {
+      await createReferenceData(testApp);
+      const flightId = await createFlight(testApp, { resourceId: 1, from: 'LIRF', to: 'LGAV', departureAt: '2026-12-10T09:00:00Z', arrivalAt: '2026-12-10T11:30:00Z' });
+      const american = { nazionalita: 'US', issuingstate: 'US', luogonascita: 'US', phone: '347 123 4567' };
+      const bytes = await buildPassengerWorkbook(Array.from({ length: 150 }, (_, i) => passenger({ ...american, numberdoc: `US${100000 + i}` })));
+      const response = await request(testApp.app)
+        .post(`/api/broker/v0/upload/${flightId}`)
+        .set('Authorization', `Bearer ${await testApp.token(['passengers:write'])}`)
+        .attach('paxlist', bytes, { filename: 'list.xlsx', contentType: XLSX })
+        .expect(200);
+      expect(response.body).toHaveLength(150);
+      const header = response.headers['x-sheet-warnings'] as string;
+      expect(header.length).toBeLessThanOrEqual(6000);
+      const warnings = decodeURIComponent(header).split(' | ');
+      expect(warnings[0]).toMatch(/^Passenger row 1 \(Rossi Mario\), column "Mobile": "347 123 4567" .* read as a number of Italy \(IT, the default region\)/);
+      // 150 warnings: the header keeps what fits and counts the rest.
+      const kept = warnings.length - 1;
+      expect(warnings.slice(0, kept).every((warning, i) => warning.startsWith(`Passenger row ${i + 1} (Rossi Mario)`))).toBe(true);
+      expect(warnings[kept]).toBe(`… and ${150 - kept} more warnings (the GraphQL upload lists up to 100 in extensions.warnings)`);
+    } finally {
+      await testApp.close();
+    }
+  });
+});
