@@ -71,6 +71,7 @@ export class PassengerListBuilder {
   private readonly normalizeOptions: NormalizeOptions;
   /** Rows whose text date contradicts the rest of its column: by field, by sheet row, the message. */
   private readonly dateConflicts = new Map<DateField, Map<number, string>>();
+  private dateOrdersRead = false;
   readonly warnings: string[];
 
   constructor(
@@ -99,6 +100,7 @@ export class PassengerListBuilder {
       if (reading.conflicts.size) this.dateConflicts.set(field, reading.conflicts);
     }
     this.normalizeOptions.dateOrders = orders;
+    this.dateOrdersRead = true;
   }
 
   get passengerCount(): number {
@@ -141,6 +143,8 @@ export class PassengerListBuilder {
    * with no value in any recognised column are skipped, not counted. Answers whether it was a passenger.
    */
   addRow(sheetRow: number, values: readonly CellContent[]): boolean {
+    // Without it every text date would be read day first, whatever its column says.
+    if (!this.dateOrdersRead) throw new Error('PassengerListBuilder: readDateOrders(rows) must come before addRow');
     const raw = this.raw;
     let hasValue = false;
     let hasUnreadable = false;
