@@ -71,7 +71,8 @@ export function readDateColumn(heading: string, cells: readonly DateCell[], requ
     return { order, conflicts };
   }
   if (!ambiguous) return { order: dmy ? 'DMY' : mdy ? 'MDY' : requested, conflicts };
-  const count = ambiguousCount === 1 ? 'its 1 date that reads both ways' : `its ${ambiguousCount} dates that read both ways`;
+  const count = ambiguousCount === 1 ? 'its one date that reads both ways' : `its ${ambiguousCount} dates that read both ways`;
+  const were = ambiguousCount === 1 ? 'was' : 'were';
   if (dmy || mdy) {
     const order: DateOrder = dmy ? 'DMY' : 'MDY';
     if (order === requested) return { order, conflicts };
@@ -79,13 +80,13 @@ export function readDateColumn(heading: string, cells: readonly DateCell[], requ
     return {
       order,
       conflicts,
-      warning: `Column "${heading}" was read ${ORDER_WORDS[order]}, not ${ORDER_NAMES[requested]} as asked: ${quoted(proof.value)} (sheet row ${proof.sheetRow}) can only be read so. So were ${count}, e.g. ${quoted(ambiguous.value)} (sheet row ${ambiguous.sheetRow}) as ${iso(ambiguous.value, order)}`,
+      warning: `Column "${heading}" was read ${ORDER_WORDS[order]}, not ${ORDER_NAMES[requested]} as asked: ${quoted(proof.value)} (sheet row ${proof.sheetRow}) can only be read so. So ${were} ${count}, e.g. ${quoted(ambiguous.value)} (sheet row ${ambiguous.sheetRow}) as ${iso(ambiguous.value, order)}`,
     };
   }
   const other: DateOrder = requested === 'DMY' ? 'MDY' : 'DMY';
   return {
     order: requested,
     conflicts,
-    warning: `Column "${heading}": every text date reads both day first and month first, so ${count} were read ${ORDER_WORDS[requested]}, the upload's date order (dateOrder ${requested}): ${quoted(ambiguous.value)} (sheet row ${ambiguous.sheetRow}) is ${iso(ambiguous.value, requested)}. If the list is written ${ORDER_NAMES[other]}, upload it again with dateOrder ${other}, or write the dates as YYYY-MM-DD`,
+    warning: `Column "${heading}": every text date reads both day first and month first, so ${count} ${were} read ${ORDER_WORDS[requested]}, the upload's date order (dateOrder ${requested}): ${quoted(ambiguous.value)} (sheet row ${ambiguous.sheetRow}) is ${iso(ambiguous.value, requested)}. If the list is written ${ORDER_NAMES[other]}, upload it again with dateOrder ${other}, or write the dates as YYYY-MM-DD`,
   };
 }

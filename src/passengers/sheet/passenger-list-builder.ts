@@ -378,5 +378,6 @@ function isUnreadable(content: CellContent | undefined): boolean {
 }
 
 function textOf(content: CellContent | undefined): string {
-  return typeof content === 'string' || typeof content === 'number' ? String(content) : '';
+  if (typeof content === 'string') return content.normalize('NFC');
+  return typeof content === 'number' ? String(content) : '';
 }
