@@ -172,7 +172,7 @@ export function buildOpenApiDocument() {
           operationId: 'uploadPassengerSpreadsheet',
           summary: 'Parse a passenger list spreadsheet',
           description:
-            'Reads the .xlsx in the multipart field paxlist (first sheet with a recognisable header row; headings in English or Italian, any order) and answers the flight’s passenger records, one per data row, in row order. Stores nothing. Requires scope passengers:write. Ignored columns, hidden rows and columns and skipped totals rows are listed, URL-encoded, in the X-Sheet-Warnings header.',
+            'Reads the .xlsx in the multipart field paxlist (first sheet with a recognisable header row; headings in English or Italian, any order) and answers the flight’s passenger records, one per data row, in row order. Stores nothing. Requires scope passengers:write. Ignored columns, hidden rows and columns, skipped totals rows, date columns read in an order the column did not prove, and phone numbers read through the default region are listed, URL-encoded, in the X-Sheet-Warnings header.',
           security: [{ bearer: ['passengers:write'] }],
           parameters: [
             { name: 'id', in: 'path', required: true, description: 'The flight id', schema: { type: 'integer', minimum: 1 } },
@@ -182,6 +182,20 @@ export function buildOpenApiDocument() {
               required: false,
               description: 'Rows hidden by hand or by a filter: SKIP leaves them out (the default), IMPORT reads them as passengers; a warning names them either way. Any case.',
               schema: { type: 'string', enum: ['SKIP', 'IMPORT'], default: 'SKIP' },
+            },
+            {
+              name: 'dateOrder',
+              in: 'query',
+              required: false,
+              description: 'How text dates such as 05/06/1980 are read in a column whose own dates all read both ways: DMY (day first, 5 June) or MDY (month first, 6 May); any case. A column with a date that reads one way only (17/05/1980) is read in that order whatever this says. Default DMY.',
+              schema: { type: 'string', enum: ['DMY', 'MDY'], default: 'DMY' },
+            },
+            {
+              name: 'defaultPhoneRegion',
+              in: 'query',
+              required: false,
+              description: 'ISO 3166-1 alpha-2 code of the country a phone number without a country code is read in when it is valid in none of the passenger’s nationality, issuing state and country of birth; each such number is a warning. Default: the deployment’s PASSENGER_DEFAULT_PHONE_REGION, unset unless configured (such a number is then a problem).',
+              schema: { type: 'string', pattern: '^[A-Za-z]{2}$' },
             },
           ],
           requestBody: {
@@ -195,10 +209,10 @@ export function buildOpenApiDocument() {
           responses: {
             '200': {
               description: 'The parsed records (id null, row_number from 1)',
-              headers: { 'X-Sheet-Warnings': { description: 'URL-encoded remarks, such as ignored columns', schema: { type: 'string' } } },
+              headers: { 'X-Sheet-Warnings': { description: 'URL-encoded remarks joined by " | ": ignored columns, date columns read in an order they did not prove, phone numbers read through the default region', schema: { type: 'string' } } },
               content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/Passenger' } } } },
             },
-            '400': errorResponse('Not multipart/form-data, no file in the paxlist field, or an unknown or malformed query parameter'),
+            '400': errorResponse('Not multipart/form-data, no file in the paxlist field, or an unknown or malformed query parameter (hiddenRows, dateOrder, defaultPhoneRegion)'),
             ...authErrors,
             '404': errorResponse('No such flight'),
             '405': methodNotAllowed,

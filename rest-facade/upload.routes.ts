@@ -5,8 +5,8 @@ import { Upload } from 'graphql-upload-minimal';
 import { requireScope, Scope } from '../src/auth';
 import type { Config } from '../src/config';
 import type { GraphQLContext } from '../src/context';
-import { asAppError, badRequest, type AppError } from '../src/errors';
-import { UploadPassengerListDocument } from '../src/graphql/generated/operations';
+import { asAppError, badRequest, truncateText, type AppError } from '../src/errors';
+import { UploadPassengerListDocument, type DateOrder } from '../src/graphql/generated/operations';
 import type { ReceivedFileUpload } from '../src/passengers/passenger-upload.service';
 import { buildPassengerTemplate } from '../src/passengers/sheet/passenger-template';
 import { HIDDEN_ROWS_POLICIES, type HiddenRowsPolicy } from '../src/passengers/sheet/row-visibility';
@@ -161,6 +161,44 @@ function readHiddenRows(raw: string | undefined): HiddenRowsPolicy | null {
   return policy;
 }
 
+/**
+ * Longest X-Sheet-Warnings value: HTTP clients refuse an answer whose headers pass 16 KiB (Node's
+ * fetch and http, Go, nginx as a proxy by default 4 to 8 KiB), and a list can warn once per passenger.
+ */
+export const MAX_WARNINGS_HEADER_CHARS = 6000;
+
+/**
+ * The warnings URL-encoded and joined by " | ", as many whole ones as fit, then how many were left
+ * out (counting those the parser's own last line, "… and N more warnings", already stood for).
+ */
+function warningsHeader(warnings: readonly string[]): string {
+  const summary = /^… and (\d+) more warnings$/.exec(warnings[warnings.length - 1]);
+  const listed = summary ? warnings.slice(0, -1) : warnings;
+  const separator = encodeURIComponent(' | ');
+  let header = '';
+  for (let i = 0; i < listed.length; i += 1) {
+    const next = `${header}${header ? separator : ''}${encodeURIComponent(listed[i])}`;
+    if (next.length > MAX_WARNINGS_HEADER_CHARS - 200) {
+      const rest = listed.length - i + (summary ? Number(summary[1]) : 0);
+      return `${header}${header ? separator : ''}${encodeURIComponent(`… and ${rest} more warnings (the GraphQL upload lists up to 100 in extensions.warnings)`)}`;
+    }
+    header = next;
+  }
+  return summary ? `${header}${separator}${encodeURIComponent(summary[0])}` : header;
+}
+
+const DATE_ORDERS: Record<string, DateOrder> = { dmy: 'DMY', mdy: 'MDY' };
+
+/** `dateOrder=DMY` or `MDY` (any case), or null when absent. */
+function readDateOrder(value: string | undefined): DateOrder | null {
+  if (value === undefined) return null;
+  const order = DATE_ORDERS[value.trim().toLowerCase()];
+  if (order) return order;
+  throw badRequest(`query parameter dateOrder must be DMY (day first, 05/06/1980 is 5 June) or MDY (month first, 6 May), got "${truncateText(value, 20)}"`, [
+    { field: 'dateOrder', message: 'expected DMY or MDY' },
+  ]);
+}
+
 /** The received file as graphql-upload-minimal's Upload, so the operation's `file: Upload!` takes it. */
 function asUpload(file: ReceivedFile): Upload {
   const upload = new Upload();
@@ -184,14 +222,21 @@ export function uploadRoutes(config: Config) {
       middleware: [paxlistForm(config)],
       operation: UploadPassengerListDocument,
       toVariables: (req) => {
-        const query = readQueryParameters(req, ['hiddenRows']);
+        const query = readQueryParameters(req, ['hiddenRows', 'dateOrder', 'defaultPhoneRegion']);
         const flightId = readIdParameter(req, 'id');
-        return { flightId, file: asUpload((req.res as Response).locals.paxlist as ReceivedFile), hiddenRows: readHiddenRows(query.hiddenRows) };
+        return {
+          flightId,
+          file: asUpload((req.res as Response).locals.paxlist as ReceivedFile),
+          hiddenRows: readHiddenRows(query.hiddenRows),
+          dateOrder: readDateOrder(query.dateOrder),
+          // Checked by the upload service, which answers 400 naming the parameter.
+          defaultPhoneRegion: query.defaultPhoneRegion ?? null,
+        };
       },
       // Ignored columns and similar remarks travel in a header: the body is the bare array.
       toHeaders: (_data, extensions): Record<string, string> => {
         const warnings = (extensions.warnings as string[] | undefined) ?? [];
-        return warnings.length ? { 'X-Sheet-Warnings': encodeURIComponent(warnings.join(' | ')) } : {};
+        return warnings.length ? { 'X-Sheet-Warnings': warningsHeader(warnings) } : {};
       },
       toResponse: (data) => data.uploadPassengerList,
     }),

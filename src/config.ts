@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import os from 'node:os';
 import ipaddr from 'ipaddr.js';
+import { isSupportedCountry, type CountryCode } from 'libphonenumber-js/max';
 import { IANAZone } from 'luxon';
 
 export type NodeEnv = 'development' | 'production' | 'test';
@@ -194,6 +195,11 @@ export interface Config {
   changes: ChangesConfig;
   webhooks: WebhooksConfig;
   subscriptions: SubscriptionsConfig;
+  /**
+   * Region a passenger's phone number without a country code is read in when it is valid in none
+   * of the passenger's own countries (each such number is a warning); unset: such a number is a problem.
+   */
+  passengerDefaultPhoneRegion?: CountryCode;
 }
 
 export class ConfigError extends Error {
@@ -333,6 +339,7 @@ export function loadConfig(env: Env = process.env): Config {
       retentionMs: integer(env, 'CHANGE_EVENTS_RETENTION_DAYS', 7, 1, 365) * 24 * 60 * 60 * 1000,
     },
     webhooks: webhooksConfig(env, nodeEnv),
+    passengerDefaultPhoneRegion: phoneRegion(read('PASSENGER_DEFAULT_PHONE_REGION')),
     subscriptions: {
       maxConnectionsPerSubject: integer(env, 'WS_MAX_CONNECTIONS_PER_SUBJECT', 20, 1, 100_000),
       maxSubscriptionsPerConnection: integer(env, 'WS_MAX_SUBSCRIPTIONS_PER_CONNECTION', 20, 1, 10_000),
@@ -448,6 +455,14 @@ function httpTimeouts(env: Env): HttpTimeoutsConfig {
     throw new ConfigError('HTTP_HEADERS_TIMEOUT_MS', `must not exceed HTTP_REQUEST_TIMEOUT_MS (${requestTimeoutMs}), got "${headersTimeoutMs}"`);
   }
   return { requestTimeoutMs, headersTimeoutMs };
+}
+
+/** An ISO 3166-1 alpha-2 code with a telephone numbering plan, or undefined when unset. */
+function phoneRegion(value: string | undefined): CountryCode | undefined {
+  if (!value) return undefined;
+  const code = value.toUpperCase();
+  if (/^[A-Z]{2}$/.test(code) && isSupportedCountry(code)) return code;
+  throw new ConfigError('PASSENGER_DEFAULT_PHONE_REGION', `must be an ISO 3166-1 alpha-2 country code with a telephone numbering plan (e.g. IT, GB), got "${value}"`);
 }
 
 function oneOf<T extends string>(value: string, allowed: readonly T[], variable: string): T {

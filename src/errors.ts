@@ -58,14 +58,25 @@ export interface AppErrorOptions {
 
 /** Details listed in one error; the rest are counted in a last `{omitted}` entry. */
 export const MAX_ERROR_DETAILS = 100;
-/** Longest string echoed inside a detail (a value the client sent, a message quoting one). */
+/** Longest string echoed inside a detail (a value the client sent). */
 export const MAX_ECHOED_CHARS = 200;
+/** Longest `message` of a detail: room for a quoted value and the advice after it. */
+export const MAX_DETAIL_MESSAGE_CHARS = 400;
 /** Longest error message; messages joining many problems are cut here (details keep the count). */
 export const MAX_MESSAGE_CHARS = 2000;
 
-/** `text` cut to `max` characters, saying how much was left out. */
+const CUT_MARK = /… \((\d{1,15}) more characters\)$/;
+
+/**
+ * `text` cut to `max` characters, saying how much was left out. Idempotent: a text this already
+ * cut to `max` or less is kept as it is (its count is the original's), so errors rebuilt from
+ * errors (the REST facade's from GraphQL's) keep the true count.
+ */
 export function truncateText(text: string, max = MAX_ECHOED_CHARS): string {
-  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters)`;
+  if (text.length <= max) return text;
+  const mark = CUT_MARK.exec(text);
+  if (mark && mark.index <= max) return text;
+  return `${text.slice(0, max)}… (${text.length - max} more characters)`;
 }
 
 /**
@@ -92,7 +103,7 @@ function truncateObject(value: object): unknown {
 function truncateDetail(detail: ErrorDetail): ErrorDetail {
   let copy: ErrorDetail | undefined;
   for (const [key, value] of Object.entries(detail)) {
-    const short = typeof value === 'string' ? truncateText(value) : value !== null && typeof value === 'object' ? truncateObject(value) : value;
+    const short = typeof value === 'string' ? truncateText(value, key === 'message' ? MAX_DETAIL_MESSAGE_CHARS : MAX_ECHOED_CHARS) : value !== null && typeof value === 'object' ? truncateObject(value) : value;
     if (short !== value) {
       copy ??= { ...detail };
       copy[key] = short;

@@ -35,7 +35,7 @@ export function createServices(connection: Connection, models: Models, config: C
     flights: new FlightService({ connection, ...models, publisher }),
     timeline: new TimelineService({ ...models, publicHost: config.publicHost, maxTimeMs: serverTimeLimitMs(config.database.operationTimeoutMs) }),
     passengerLists,
-    passengerUploads: new PassengerUploadService({ flights: models.flights, limits: config.limits }),
+    passengerUploads: new PassengerUploadService({ flights: models.flights, limits: config.limits, defaultPhoneRegion: config.passengerDefaultPhoneRegion }),
     changes: changes.feed,
     webhooks: createWebhookServices(models, config.webhooks),
   };

@@ -61,3 +61,9 @@ export function lookupCountry(text: string): string | undefined {
   byKey ??= buildTable();
   return byKey.get(foldText(text));
 }
+
+/** The English short name of an ISO 3166-1 alpha-2 code (`GB` → "United Kingdom"), or the code itself. */
+export function countryName(alpha2: string): string {
+  byKey ??= buildTable();
+  return countries.getName(alpha2, 'en') ?? alpha2;
+}

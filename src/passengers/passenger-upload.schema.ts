@@ -27,12 +27,21 @@ export const passengerUploadTypeDefs = /* GraphQL */ `
     IMPORT
   }
 
+  "How a text date such as 05/06/1980 is read when its column does not prove the order itself."
+  enum DateOrder {
+    "Day first: 05/06/1980 is 5 June 1980 (DD/MM/YYYY)."
+    DMY
+    "Month first: 05/06/1980 is 6 May 1980 (MM/DD/YYYY)."
+    MDY
+  }
+
   type Mutation {
     """
     Parses an .xlsx passenger list (first sheet with a recognisable header row) into the flight's
     passenger records, in row order. Stores nothing: the records are a preview to edit and send
-    with pushPassengerList. Scope passengers:write. Ignored columns, hidden rows and columns and
-    skipped totals rows are listed in the response's extensions.warnings.
+    with pushPassengerList. Scope passengers:write. Ignored columns, hidden rows and columns,
+    skipped totals rows, date columns read in an order the column did not prove, and phone
+    numbers read through the default region are listed in the response's extensions.warnings.
     """
     uploadPassengerList(
       "The flight the list is for (404 when unknown); it becomes each record's idvolo."
@@ -41,6 +50,10 @@ export const passengerUploadTypeDefs = /* GraphQL */ `
       file: Upload!
       "Rows hidden by hand or by a filter: SKIP (default) or IMPORT; a warning names them either way."
       hiddenRows: HiddenRows = SKIP
+      "The order of text dates in a column whose own dates read both ways (05/06/1980); a column with a date that reads one way only (17/05/1980) is read in that order. Default DMY."
+      dateOrder: DateOrder
+      "ISO 3166-1 alpha-2 code of the country a phone number without a country code is read in when it is valid in none of the passenger's nationality, issuing state and country of birth (each such number is a warning). Default: the deployment's PASSENGER_DEFAULT_PHONE_REGION, unset unless configured (such a number is then a problem)."
+      defaultPhoneRegion: String
     ): [PassengerPreview!]!
   }
 

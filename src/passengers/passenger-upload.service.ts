@@ -1,8 +1,10 @@
 import type { FileUpload } from 'graphql-upload-minimal';
 import type { LimitsConfig } from '../config';
-import { asAppError, badRequest, notFound, payloadTooLarge, type AppError } from '../errors';
+import type { CountryCode } from 'libphonenumber-js/max';
+import { asAppError, badRequest, notFound, payloadTooLarge, truncateText, type AppError } from '../errors';
 import type { FlightModel } from '../flights/flight.model';
 import { readStreamWithLimit, uploadTooLarge } from '../shared/read-stream';
+import { isPhoneRegion, type DateOrder } from './passenger.normalize';
 import type { PassengerRecord } from './passenger.record';
 import { parsePassengerSheet, type PassengerSheetOptions } from './sheet/parse-passenger-sheet';
 import { passengerSheetAppError } from './sheet/sheet-app-error';
@@ -16,12 +18,21 @@ export interface ReceivedFileUpload extends FileUpload {
   signal?: AbortSignal;
 }
 
-/** How the client asks the file to be read: each option as the parser takes it (absent: its default). */
-export type PassengerUploadOptions = Pick<PassengerSheetOptions, 'hiddenRows'>;
-
 export interface PassengerUploadServiceDeps {
   flights: FlightModel;
   limits: LimitsConfig;
+  /** The deployment's default region for phone numbers without a country code (PASSENGER_DEFAULT_PHONE_REGION). */
+  defaultPhoneRegion?: CountryCode;
+}
+
+/** How a client asks a list to be read: each optional, the defaults otherwise. */
+export interface PassengerUploadOptions {
+  /** Rows hidden by hand or by a filter: SKIP (default) or IMPORT. */
+  hiddenRows?: PassengerSheetOptions['hiddenRows'] | null;
+  /** The order of text dates a column does not prove itself; default DMY. */
+  dateOrder?: DateOrder | null;
+  /** An ISO 3166-1 alpha-2 code; replaces the configured default region for this upload. */
+  defaultPhoneRegion?: string | null;
 }
 
 /**
@@ -32,16 +43,36 @@ export class PassengerUploadService {
   constructor(private readonly deps: PassengerUploadServiceDeps) {}
 
   async preview(flightId: number, file: Promise<FileUpload>, options: PassengerUploadOptions = {}): Promise<{ records: PassengerRecord[]; warnings: string[] }> {
+    const defaultPhoneRegion = this.phoneRegion(options.defaultPhoneRegion);
+    const dateOrder = options.dateOrder ?? undefined;
     const flight = await this.deps.flights.findOne({ flightId }).select('departure').lean().exec();
     if (!flight) throw notFound(`Flight ${flightId} does not exist`);
     const { bytes, signal } = await this.receive(file);
     try {
-      const { records, warnings } = await parsePassengerSheet(bytes, { ...options, flightId, limits: this.deps.limits, signal, departure: flight.departure.at });
+      const { records, warnings } = await parsePassengerSheet(bytes, {
+        flightId,
+        limits: this.deps.limits,
+        signal,
+        departure: flight.departure.at,
+        hiddenRows: options.hiddenRows ?? undefined,
+        defaultPhoneRegion,
+        dateOrder,
+      });
       return { records, warnings };
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
       throw passengerSheetAppError(error);
     }
+  }
+
+  /** The requested default region, checked (a 400 naming the option), else the configured one. */
+  private phoneRegion(requested: string | null | undefined): CountryCode | undefined {
+    if (requested === null || requested === undefined) return this.deps.defaultPhoneRegion;
+    const code = requested.trim().toUpperCase();
+    if (isPhoneRegion(code)) return code;
+    throw badRequest(`defaultPhoneRegion must be an ISO 3166-1 alpha-2 country code such as GB, US, DE or FR, got "${truncateText(requested, 20)}"`, [
+      { field: 'defaultPhoneRegion', message: 'expected an ISO 3166-1 alpha-2 country code with a telephone numbering plan, e.g. GB' },
+    ]);
   }
 
   /** The file's bytes, however its transfer failed turned into the error model. */

@@ -1,5 +1,5 @@
-import { getCountryCallingCode, parseNumber, type CountryCode } from 'libphonenumber-js';
-import { foldText, lookupCountry } from './country-lookup';
+import { isSupportedCountry, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
+import { countryName, foldText, lookupCountry } from './country-lookup';
 import type { DocumentType, GenderCode, PassengerFields } from './passenger.record';
 
 /**
@@ -44,13 +44,27 @@ export interface FieldProblem {
   message: string;
 }
 
+/** A value that was read, but through a guess the user should hear about (the message says which). */
+export type FieldNote = FieldProblem;
+
+/** How a text date such as 05/06/1980 is read: day first (5 June) or month first (6 May). */
+export type DateOrder = 'DMY' | 'MDY';
+
+/** The passenger fields that hold dates. */
+export type DateField = 'date_born' | 'scadenza';
+
 export interface NormalizeOptions {
   /** The date against which "in the future" is judged (a Date's UTC day, or `YYYY-MM-DD`); default now. */
   today?: Date | string;
-  /** Region assumed for phone numbers written without a country code; default IT. */
+  /**
+   * Region tried for a phone number without a country code when it is valid in none of the
+   * passenger's own countries; the number is then noted as read through it. None by default.
+   */
   defaultPhoneRegion?: CountryCode;
   /** Whether numeric dates count from 1904 (old Mac workbooks) instead of 1900. */
   date1904?: boolean;
+  /** The order text dates of each date field are read in; day first unless given. */
+  dateOrders?: Partial<Record<DateField, DateOrder>>;
   /** For updates: fields absent from the input stay absent and are not required. */
   partial?: boolean;
 }
@@ -67,7 +81,7 @@ export function isBlank(value: unknown): boolean {
 
 /** Text of a string or a finite number (spreadsheets hold document numbers and phones as numbers). */
 function textOf(value: unknown): string | undefined {
-  if (typeof value === 'string') return value.trim();
+  if (typeof value === 'string') return value.normalize('NFC').trim();
   if (typeof value === 'number' && Number.isFinite(value)) {
     return Number.isInteger(value) ? value.toFixed(0) : String(value);
   }
@@ -104,10 +118,11 @@ export const normalizeCountry = memoized(function normalizeCountry(value: unknow
 });
 
 const DATE_FORMATS = 'YYYY-MM-DD, DD/MM/YYYY, DD-MM-YYYY or DD.MM.YYYY';
+const MONTH_FIRST_FORMATS = 'YYYY-MM-DD, MM/DD/YYYY, MM-DD-YYYY or MM.DD.YYYY';
 const MIN_YEAR = 1850;
 const MAX_YEAR = 2200;
 const ISO_DATE = /^(\d{4})-(\d{1,2})-(\d{1,2})$/;
-const DAY_FIRST_DATE = /^(\d{1,2})([/.-])(\d{1,2})\2(\d{4})$/;
+const NUMERIC_DATE = /^(\d{1,2})([/.-])(\d{1,2})\2(\d{4})$/;
 const MS_PER_DAY = 86_400_000;
 /** Day 0 of the 1900 date system as Excel counts it (it believes 1900 was a leap year). */
 const EXCEL_EPOCH_MS = Date.UTC(1899, 11, 30);
@@ -125,11 +140,11 @@ function daysInMonth(year: number, month: number): number {
   return month === 2 && leap ? 29 : MONTH_DAYS[month - 1];
 }
 
-function calendarDate(year: number, month: number, day: number, original: unknown): Normalized<string> {
+function calendarDate(year: number, month: number, day: number, original: unknown, formats = DATE_FORMATS): Normalized<string> {
   if (year < MIN_YEAR || year > MAX_YEAR) {
     return fail(`expected a year from ${MIN_YEAR} to ${MAX_YEAR}, got ${describe(original)}`);
   }
-  if (month < 1 || month > 12) return fail(`${describe(original)} has no month ${month}; expected ${DATE_FORMATS}`);
+  if (month < 1 || month > 12) return fail(`${describe(original)} has no month ${month}; expected ${formats}`);
   const last = daysInMonth(year, month);
   if (day < 1 || day > last) {
     return fail(`${describe(original)} is not a real date: ${year}-${pad2(month)} has ${last} days`);
@@ -142,7 +157,31 @@ function fromUtcDate(date: Date, original: unknown): Normalized<string> {
   return calendarDate(date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate(), original);
 }
 
-function parseDate(value: unknown, date1904: boolean): Normalized<string> {
+function isCalendarDay(month: number, day: number, year: number): boolean {
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
+}
+
+/**
+ * What a text date such as `05/06/1980` allows: `DMY` or `MDY` when it reads one way only
+ * (`17/05/1980`, `05/17/1980`), `both` when it reads both ways as different days, `same` when both
+ * readings are the same day (`05/05/1980`) or it has no order to choose (ISO, a date cell), and
+ * `none` when it is no date either way (the field rule then says why).
+ */
+export function textDateOrders(value: unknown): DateOrder | 'both' | 'same' | 'none' {
+  if (typeof value !== 'string') return 'same';
+  const match = NUMERIC_DATE.exec(value.trim());
+  if (!match) return 'same';
+  const first = Number(match[1]);
+  const second = Number(match[3]);
+  const year = Number(match[4]);
+  const dayFirst = isCalendarDay(second, first, year);
+  const monthFirst = isCalendarDay(first, second, year);
+  if (dayFirst && monthFirst) return first === second ? 'same' : 'both';
+  if (dayFirst) return 'DMY';
+  return monthFirst ? 'MDY' : 'none';
+}
+
+function parseDate(value: unknown, date1904: boolean, monthFirst: boolean): Normalized<string> {
   if (value instanceof Date) return fromUtcDate(value, value);
   if (typeof value === 'number') {
     if (!Number.isFinite(value) || value < 1 || value > EXCEL_MAX_SERIAL) {
@@ -157,21 +196,26 @@ function parseDate(value: unknown, date1904: boolean): Normalized<string> {
     const text = value.trim();
     let match = ISO_DATE.exec(text);
     if (match) return calendarDate(Number(match[1]), Number(match[2]), Number(match[3]), value);
-    match = DAY_FIRST_DATE.exec(text);
+    match = NUMERIC_DATE.exec(text);
+    if (match && monthFirst) return calendarDate(Number(match[4]), Number(match[1]), Number(match[3]), value, MONTH_FIRST_FORMATS);
     if (match) return calendarDate(Number(match[4]), Number(match[3]), Number(match[1]), value);
   }
-  return fail(`expected a date as ${DATE_FORMATS}, got ${describe(value)}`);
+  return fail(`expected a date as ${monthFirst ? MONTH_FIRST_FORMATS : DATE_FORMATS}, got ${describe(value)}`);
 }
 
-const parseDate1900 = memoized((value) => parseDate(value, false));
-const parseDate1904 = memoized((value) => parseDate(value, true));
+const parseDate1900 = memoized((value) => parseDate(value, false, false));
+const parseDate1904 = memoized((value) => parseDate(value, true, false));
+const parseDate1900MonthFirst = memoized((value) => parseDate(value, false, true));
+const parseDate1904MonthFirst = memoized((value) => parseDate(value, true, true));
 
 /**
  * `YYYY-MM-DD` from a date cell (exceljs gives UTC midnight, so the UTC day is the cell's day), an
  * Excel serial number (1900 or 1904 system; any time part dropped) or text in one of the accepted
- * formats. Two-digit years are refused: for birth dates they are ambiguous.
+ * formats, `DD/MM/YYYY` read day first unless `order` is `MDY`. Two-digit years are refused: for
+ * birth dates they are ambiguous.
  */
-export function normalizeDate(value: unknown, options: { date1904?: boolean } = {}): Normalized<string> {
+export function normalizeDate(value: unknown, options: { date1904?: boolean; order?: DateOrder } = {}): Normalized<string> {
+  if (options.order === 'MDY') return options.date1904 ? parseDate1904MonthFirst(value) : parseDate1900MonthFirst(value);
   return options.date1904 ? parseDate1904(value) : parseDate1900(value);
 }
 
@@ -184,38 +228,94 @@ export function isoDay(today: Date | string): string {
 const PHONE_CHARACTERS = /^\+?[0-9 ()./-]+$/;
 
 /**
- * E.164 of a valid number, or undefined. libphonenumber-js's `parseNumber` parses and validates
- * (the country's national number pattern, its "basic" validation) in one pass; `parsePhoneNumber`
- * followed by `isValid()` matches the same patterns again and took 40% longer on Italian numbers,
- * the bulk of a list. `isPossible()` (length only) is not enough: it takes 447911123456 for an
- * Italian number.
+ * E.164 of a number valid in a country (`region` for a number without a country code), or
+ * undefined. The 'max' metadata is the one that checks a number against its country's numbering
+ * plan: the default 'min' set takes any number of a plausible length (a UK mobile as an Italian
+ * landline). Non-geographic numbers (+800…) have no country and are refused.
  */
 function toE164(text: string, region?: CountryCode): string | undefined {
-  const parsed = parseNumber(text, region ? { defaultCountry: region } : {});
-  return 'country' in parsed && parsed.country ? `+${getCountryCallingCode(parsed.country)}${parsed.phone}` : undefined;
+  const parsed = region ? parsePhoneNumberFromString(text, region) : parsePhoneNumberFromString(text);
+  return parsed?.country && parsed.isValid() ? parsed.number : undefined;
+}
+
+/** Whether libphonenumber-js knows the numbering plan of an ISO 3166-1 alpha-2 code. */
+export function isPhoneRegion(code: string): code is CountryCode {
+  return /^[A-Z]{2}$/.test(code) && isSupportedCountry(code);
+}
+
+/** A country a number without a country code is tried in, and why (for the messages). */
+export interface PhoneRegion {
+  region: CountryCode;
+  /** The passenger's own field it came from, or `default` for the configured or requested default. */
+  source: 'nazionalita' | 'issuingstate' | 'luogonascita' | 'default';
+}
+
+export type PhoneReading = { ok: true; value: string; assumed?: PhoneRegion } | { ok: false; message: string };
+
+const REGION_SOURCE_WORDS: Record<PhoneRegion['source'], string> = {
+  nazionalita: 'nationality',
+  issuingstate: 'issuing state',
+  luogonascita: 'country of birth',
+  default: 'default region',
+};
+
+function regionList(regions: readonly PhoneRegion[]): string {
+  const byRegion = new Map<CountryCode, string[]>();
+  for (const { region, source } of regions) byRegion.set(region, [...(byRegion.get(region) ?? []), REGION_SOURCE_WORDS[source]]);
+  return [...byRegion].map(([region, sources]) => `${region} (${sources.join(', ')})`).join(', ');
 }
 
 /**
- * E.164. A number that starts with + or 00 is international; any other is read in the default
- * region (IT unless told otherwise, so `333 1234567` becomes +393331234567); a string of digits
- * that is not valid there is tried once more as international (Excel drops the + of numeric cells).
+ * E.164. A number that starts with + or 00 is international. Any other is tried in `regions` in
+ * order (the passenger's nationality, issuing state, country of birth, then the default region)
+ * and taken in the first where it is valid; a number read through the default region says so in
+ * `assumed`. A string of digits valid in none of them is tried once more as international (Excel
+ * drops the + of numeric cells).
  */
-export function normalizePhone(value: unknown, options: { defaultRegion?: CountryCode } = {}): Normalized<string> {
-  const region = options.defaultRegion ?? 'IT';
-  const expected = `expected a telephone number such as +39 333 123 4567 (without a country code it is read as ${region})`;
+export function normalizePhone(value: unknown, options: { regions?: readonly PhoneRegion[] } = {}): PhoneReading {
+  const regions = options.regions ?? [];
+  const expected = 'expected a telephone number with its country code, such as +44 7911 123456';
   let text = textOf(value);
-  if (text === undefined) return fail(`${expected}, got ${describe(value)}`);
+  if (text === undefined) return { ok: false, message: `${expected}, got ${describe(value)}` };
   text = text.replace(/^tel:/i, '').trim();
-  if (!PHONE_CHARACTERS.test(text)) return fail(`${expected}, got ${describe(value)}`);
+  if (!PHONE_CHARACTERS.test(text)) return { ok: false, message: `${expected}, got ${describe(value)}` };
   if (text.startsWith('00')) text = `+${text.slice(2)}`;
-  const international = text.startsWith('+');
-  let phone = toE164(text, international ? undefined : region);
-  if (!phone && !international) {
-    const digits = text.replace(/\D/g, '');
-    if (digits.length >= 8) phone = toE164(`+${digits}`);
+  if (text.startsWith('+')) {
+    const phone = toE164(text);
+    return phone ? { ok: true, value: phone === text ? text : phone } : { ok: false, message: `${expected}, got ${describe(value)}: it is not a valid number of any country` };
   }
-  if (!phone) return fail(`${expected}, got ${describe(value)}`);
-  return ok(phone === text ? text : phone);
+  const seen = new Set<CountryCode>();
+  for (const candidate of regions) {
+    if (seen.has(candidate.region)) continue;
+    seen.add(candidate.region);
+    const phone = toE164(text, candidate.region);
+    if (phone) return candidate.source === 'default' ? { ok: true, value: phone, assumed: candidate } : { ok: true, value: phone };
+  }
+  const digits = text.replace(/\D/g, '');
+  const international = digits.length >= 8 ? toE164(`+${digits}`) : undefined;
+  if (international) return { ok: true, value: international };
+  const tried = regions.length
+    ? `; without a country code it was tried as a number of ${regionList(regions)}, and is valid in none`
+    : "; a number without a country code needs the passenger's nationality, issuing state or country of birth, or a default region";
+  return { ok: false, message: `${expected}, got ${describe(value)}${tried}` };
+}
+
+/** The countries a passenger's phone number without a country code is tried in, in order. */
+export function phoneRegionsOf(fields: Record<string, unknown>, defaultRegion?: CountryCode): PhoneRegion[] {
+  const regions: PhoneRegion[] = [];
+  for (const source of ['nazionalita', 'issuingstate', 'luogonascita'] as const) {
+    const code = fields[source];
+    if (typeof code === 'string' && isPhoneRegion(code)) regions.push({ region: code, source });
+  }
+  if (defaultRegion) regions.push({ region: defaultRegion, source: 'default' });
+  return regions;
+}
+
+/** The warning for a number read through the default region. */
+export function assumedRegionNote(raw: unknown, phone: string, assumed: PhoneRegion, ownRegions: readonly PhoneRegion[]): string {
+  const own = ownRegions.filter((r) => r.source !== 'default');
+  const why = own.length ? `is not a valid number of the passenger's ${regionList(own)}` : 'has no country code and the passenger has no country';
+  return `${describe(raw)} ${why}; read as a number of ${countryName(assumed.region)} (${assumed.region}, the default region): ${phone}. If that is wrong, write the number with its country code`;
 }
 
 const EMAIL_LOCAL = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
@@ -324,15 +424,16 @@ interface FieldRule {
 export const PASSENGER_FIELD_RULES: Readonly<Record<PassengerFieldName, FieldRule>> = {
   surname: { normalize: normalizePersonName },
   name: { normalize: normalizePersonName },
-  date_born: { normalize: (v, o) => normalizeDate(v, o) },
+  date_born: { normalize: (v, o) => normalizeDate(v, { date1904: o.date1904, order: o.dateOrders?.date_born }) },
   luogonascita: { normalize: normalizeCountry },
   nazionalita: { normalize: normalizeCountry },
   typedoc: { normalize: normalizeDocumentType },
   numberdoc: { normalize: normalizeDocumentNumber },
-  scadenza: { normalize: (v, o) => normalizeDate(v, o) },
+  scadenza: { normalize: (v, o) => normalizeDate(v, { date1904: o.date1904, order: o.dateOrders?.scadenza }) },
   issuingstate: { normalize: normalizeCountry },
   email: { empty: null, normalize: normalizeEmail },
-  phone: { empty: null, normalize: (v, o) => normalizePhone(v, { defaultRegion: o.defaultPhoneRegion }) },
+  // Read in normalizePassengerInto, which knows the passenger's countries.
+  phone: { empty: null, normalize: (v, o) => normalizePhone(v, { regions: phoneRegionsOf({}, o.defaultPhoneRegion) }) },
   is_carring_infant: { empty: false, normalize: normalizeInfantFlag },
   gender: { normalize: normalizeGender },
 };
@@ -399,6 +500,7 @@ export function normalizePassengerInto(
   target: Record<string, unknown>,
   options: NormalizeOptions,
   problems: FieldProblem[],
+  notes?: FieldNote[],
 ): void {
   // Dates that failed (or were absent) take no part in the cross-field checks.
   let born: string | undefined;
@@ -411,7 +513,14 @@ export function normalizePassengerInto(
       else problems.push({ field, value: value ?? null, message: 'a value is required' });
       continue;
     }
-    const result = normalize(value, options);
+    let result: Normalized<unknown>;
+    if (field === 'phone') {
+      // Countries come before the phone in RULES: the passenger's own are known by now.
+      const regions = phoneRegionsOf(target, options.defaultPhoneRegion);
+      const phone = normalizePhone(value, { regions });
+      if (phone.ok && phone.assumed) notes?.push({ field, value, message: assumedRegionNote(value, phone.value, phone.assumed, regions) });
+      result = phone;
+    } else result = normalize(value, options);
     if (!result.ok) {
       problems.push({ field, value, message: result.message });
       continue;

@@ -138,10 +138,24 @@ describe('normalizePhone', () => {
     expect(valueOf(normalizePhone('tel:+1 (202) 555-0143'))).toBe('+12025550143');
   });
 
-  it('reads a number without a country code in the default region, IT unless told otherwise', () => {
-    expect(valueOf(normalizePhone('333 1234567'))).toBe('+393331234567');
-    expect(valueOf(normalizePhone('06 1234 5678'))).toBe('+390612345678');
-    expect(valueOf(normalizePhone('202 555 0143', { defaultRegion: 'US' }))).toBe('+12025550143');
+  it("reads a number without a country code in the passenger's countries, in order, then the default region", () => {
+    const own = (region: 'IT' | 'GB' | 'DE' | 'FR', source: 'nazionalita' | 'issuingstate' = 'nazionalita') => ({ region, source });
+    expect(normalizePhone('333 1234567', { regions: [own('IT')] })).toEqual({ ok: true, value: '+393331234567' });
+    expect(normalizePhone('07911 123456', { regions: [own('GB')] })).toEqual({ ok: true, value: '+447911123456' });
+    expect(normalizePhone('0151 23456789', { regions: [own('DE')] })).toEqual({ ok: true, value: '+4915123456789' });
+    expect(normalizePhone('06 12 34 56 78', { regions: [own('FR')] })).toEqual({ ok: true, value: '+33612345678' });
+    // A German mobile is no Italian number: the issuing state comes next.
+    expect(normalizePhone('0151 23456789', { regions: [own('IT'), own('DE', 'issuingstate')] })).toEqual({ ok: true, value: '+4915123456789' });
+    expect(normalizePhone('202 555 0143', { regions: [own('FR'), { region: 'US', source: 'default' }] })).toEqual({
+      ok: true,
+      value: '+12025550143',
+      assumed: { region: 'US', source: 'default' },
+    });
+  });
+
+  it('refuses a number without a country code that no region given makes valid, naming the regions tried', () => {
+    expect(messageOf(normalizePhone('333 1234567'))).toMatch(/needs the passenger's nationality, issuing state or country of birth, or a default region/);
+    expect(messageOf(normalizePhone('0151 23456789', { regions: [{ region: 'FR', source: 'nazionalita' }] }))).toMatch(/tried as a number of FR \(nationality\), and is valid in none/);
   });
 
   it('restores the + that a numeric cell dropped', () => {
@@ -150,9 +164,9 @@ describe('normalizePhone', () => {
   });
 
   it('refuses what is not a telephone number', () => {
-    expect(messageOf(normalizePhone('+39 333'))).toMatch(/expected a telephone number such as \+39 333 123 4567/);
-    expect(messageOf(normalizePhone('+39 999 1234567'))).toMatch(/expected a telephone number/);
-    expect(messageOf(normalizePhone('call me'))).toMatch(/read as IT\), got "call me"/);
+    expect(messageOf(normalizePhone('+39 333'))).toMatch(/expected a telephone number with its country code, such as \+44 7911 123456/);
+    expect(messageOf(normalizePhone('+39 999 1234567'))).toMatch(/not a valid number of any country/);
+    expect(messageOf(normalizePhone('call me'))).toMatch(/got "call me"/);
   });
 });
 

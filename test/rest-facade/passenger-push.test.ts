@@ -153,6 +153,37 @@ describe('POST /api/broker/v0/flight/<flight_id>/passenger', () => {
     await push(flightId, { created: [], modified: [], deleted: [11, 10] }).expect(200);
   });
 
+  it("reads a phone without a country code in the passenger's own countries only, and refuses one valid in none", async () => {
+    const flightId = await newFlight();
+    const british = { nazionalita: 'GB', issuingstate: 'GB', luogonascita: 'GB' };
+    const french = { nazionalita: 'FRA', issuingstate: 'FR', luogonascita: 'France' };
+    const refused = await push(flightId, {
+      created: [passengerRecord(1, { ...british, phone: '07911 123456' }), passengerRecord(2, { nazionalita: 'US', issuingstate: 'US', luogonascita: 'US', phone: '347 123 4567', surname: 'Brown' })],
+      modified: [],
+      deleted: [],
+    }).expect(422);
+    expect(refused.body.error.details).toEqual([
+      expect.objectContaining({ group: 'created', index: 1, field: 'phone', message: expect.stringContaining('tried as a number of US (nationality, issuing state, country of birth), and is valid in none') }),
+    ]);
+    await push(flightId, {
+      created: [
+        passengerRecord(1, { ...british, phone: '07911 123456' }),
+        passengerRecord(2, { ...french, phone: '06 12 34 56 78' }),
+        passengerRecord(3, { nazionalita: 'DE', issuingstate: 'DE', phone: '0151 23456789', surname: 'Mu\u0308ller' }),
+        passengerRecord(4, { phone: '06 1234 5678' }),
+      ],
+      modified: [],
+      deleted: [],
+    }).expect(200);
+    const stored = await list(flightId);
+    expect(stored.passengers.map((p) => [p.surname, p.phone])).toEqual([
+      ['ROSSI', '+447911123456'],
+      ['ROSSI', '+33612345678'],
+      ['MÜLLER', '+4915123456789'],
+      ['ROSSI', '+390612345678'],
+    ]);
+  });
+
   it('returns domain warnings in the success body', async () => {
     const flightId = await newFlight();
     const response = await push(flightId, {

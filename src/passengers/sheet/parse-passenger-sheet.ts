@@ -1,8 +1,8 @@
 import type { Readable } from 'node:stream';
-import type { CountryCode } from 'libphonenumber-js';
+import type { CountryCode } from 'libphonenumber-js/max';
 import type { LimitsConfig } from '../../config';
 import type { PassengerRecord } from '../passenger.record';
-import { isBlank, isoDay } from '../passenger.normalize';
+import { isBlank, isoDay, type DateOrder } from '../passenger.normalize';
 import { truncated, type CellContent } from './cell-value';
 import { HEADER_SEARCH_ROWS, missingColumnProblems, recogniseHeaderRow, type HeaderRow, type HeadingCell } from './header-row';
 import { PASSENGER_SHEET_COLUMNS } from './heading-aliases';
@@ -33,8 +33,14 @@ export interface PassengerSheetOptions {
   limits: PassengerSheetLimits;
   /** The day against which a birth date "in the future" is judged; default now (UTC day). */
   today?: Date;
-  /** Region for phone numbers written without a country code; default IT. */
+  /**
+   * Region a phone number without a country code is read in when it is valid in none of the
+   * passenger's own countries (nationality, issuing state, country of birth); each such number is
+   * a warning naming it. None by default: such a number is a problem.
+   */
   defaultPhoneRegion?: CountryCode;
+  /** The order of text dates such as 05/06/1980 in a column whose own dates do not prove one; default DMY. */
+  dateOrder?: DateOrder;
   /**
    * The flight's departure day: ages for the parent checks (a passenger with a parent row must be
    * under 18, the parent 18 or over, an infant under 2) are judged on it; default `today`.
@@ -273,9 +279,11 @@ export async function parsePassengerSheet(
       maxRows: limits.uploadMaxRows,
       maxProblems: options.maxProblems ?? DEFAULT_MAX_PROBLEMS,
       normalize,
+      dateOrder: options.dateOrder,
       ageDay: isoDay(options.departure ?? today),
       ageDayIsDeparture: options.departure !== undefined,
     });
+    list.readDateOrders(scan.rows);
     const rowNotes = addListRows(scan.rows, list, {
       header,
       visibility: new RowVisibility(header, scan.autoFilterOfSheet, tables),

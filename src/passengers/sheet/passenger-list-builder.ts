@@ -5,10 +5,14 @@ import {
   normalizeDate,
   normalizePassengerInto,
   normalizeRowReference,
+  type DateField,
+  type DateOrder,
+  type FieldNote,
   type FieldProblem,
   type NormalizeOptions,
 } from '../passenger.normalize';
 import { CellErrorValue, reportedValue, truncated, UnreadableCell, type CellContent } from './cell-value';
+import { readDateColumn } from './date-order';
 import type { HeaderRow, MappedColumn } from './header-row';
 import type { SheetField } from './heading-aliases';
 import { sheetError, type SheetProblem } from './sheet-error';
@@ -17,7 +21,9 @@ export interface ListOptions {
   flightId: number;
   maxRows: number;
   maxProblems: number;
-  normalize: Omit<NormalizeOptions, 'partial'>;
+  normalize: Omit<NormalizeOptions, 'partial' | 'dateOrders'>;
+  /** The order text dates are read in where a column does not prove its own; default day first. */
+  dateOrder?: DateOrder;
   /** The day ages are judged at for the parent checks (`YYYY-MM-DD`): the departure, else today. */
   ageDay: string;
   /** Whether `ageDay` is the departure (said in messages) or only today. */
@@ -61,6 +67,11 @@ export class PassengerListBuilder {
   /** Reused for every row: the cells of the row, and its field problems. */
   private readonly raw: Record<string, CellContent> = {};
   private readonly rowProblems: FieldProblem[] = [];
+  private readonly rowNotes: FieldNote[] = [];
+  private readonly normalizeOptions: NormalizeOptions;
+  /** Rows whose text date contradicts the rest of its column: by field, by sheet row, the message. */
+  private readonly dateConflicts = new Map<DateField, Map<number, string>>();
+  private dateOrdersRead = false;
   readonly warnings: string[];
 
   constructor(
@@ -70,6 +81,26 @@ export class PassengerListBuilder {
     this.columns = header.columns;
     this.parentColumn = header.headingOf.get('row_number_parent_id') ?? 'row_number_parent_id';
     this.warnings = [...header.ignored];
+    this.normalizeOptions = { ...options.normalize };
+  }
+
+  /**
+   * Decides, before any row is added, the order each date column's text dates are read in, from
+   * the column's own values (see readDateColumn); `rows` are the data rows as addRow will get them.
+   */
+  readDateOrders(rows: readonly { sheetRow: number; values: readonly CellContent[] }[]): void {
+    const orders: Partial<Record<DateField, DateOrder>> = {};
+    for (const field of ['date_born', 'scadenza'] as const) {
+      const index = this.columns.findIndex((column) => column.field === field);
+      if (index < 0) continue;
+      const cells = rows.map((row) => ({ sheetRow: row.sheetRow, value: row.values[index] }));
+      const reading = readDateColumn(this.headingOf(field), cells, this.options.dateOrder ?? 'DMY');
+      orders[field] = reading.order;
+      if (reading.warning) this.warnings.push(reading.warning);
+      if (reading.conflicts.size) this.dateConflicts.set(field, reading.conflicts);
+    }
+    this.normalizeOptions.dateOrders = orders;
+    this.dateOrdersRead = true;
   }
 
   get passengerCount(): number {
@@ -112,6 +143,8 @@ export class PassengerListBuilder {
    * with no value in any recognised column are skipped, not counted. Answers whether it was a passenger.
    */
   addRow(sheetRow: number, values: readonly CellContent[]): boolean {
+    // Without it every text date would be read day first, whatever its column says.
+    if (!this.dateOrdersRead) throw new Error('PassengerListBuilder: readDateOrders(rows) must come before addRow');
     const raw = this.raw;
     let hasValue = false;
     let hasUnreadable = false;
@@ -156,8 +189,16 @@ export class PassengerListBuilder {
       row_number: rowNumber,
     };
     const problems = this.rowProblems;
+    const notes = this.rowNotes;
     problems.length = 0;
-    normalizePassengerInto(raw, record as unknown as Record<string, unknown>, this.options.normalize, problems);
+    notes.length = 0;
+    normalizePassengerInto(raw, record as unknown as Record<string, unknown>, this.normalizeOptions, problems, notes);
+    if (this.dateConflicts.size) this.replaceDateConflicts(problems, sheetRow);
+    const label = truncated(`${textOf(raw.surname)} ${textOf(raw.name)}`.trim().replace(/\s+/g, ' '), 40);
+    for (const note of notes) {
+      const who = label ? `Passenger row ${rowNumber} (${label})` : `Passenger row ${rowNumber}`;
+      this.warnings.push(`${who}, column "${this.headingOf(note.field)}": ${note.message}`);
+    }
     let bornOk = true;
     let carryingOk = true;
     for (const problem of problems) {
@@ -178,10 +219,22 @@ export class PassengerListBuilder {
       sheetRow,
       born: bornOk && record.date_born ? record.date_born : undefined,
       carrying: carryingOk ? record.is_carring_infant : undefined,
-      label: truncated(`${textOf(raw.surname)} ${textOf(raw.name)}`.trim().replace(/\s+/g, ' '), 40),
+      label,
     });
     if (this.records && problems.length === 0) this.records.push(record);
     return true;
+  }
+
+  /** A date that contradicts its column is that problem, whatever reading it as the column does gave. */
+  private replaceDateConflicts(problems: FieldProblem[], sheetRow: number): void {
+    for (const [field, conflicts] of this.dateConflicts) {
+      const message = conflicts.get(sheetRow);
+      if (message === undefined) continue;
+      const conflict = { field, value: this.raw[field], message };
+      const index = problems.findIndex((problem) => problem.field === field);
+      if (index < 0) problems.push(conflict);
+      else problems[index] = conflict;
+    }
   }
 
   /** The value as the user sees it: a date cell (read as its serial number) as `YYYY-MM-DD`. */
@@ -325,5 +378,6 @@ function isUnreadable(content: CellContent | undefined): boolean {
 }
 
 function textOf(content: CellContent | undefined): string {
-  return typeof content === 'string' || typeof content === 'number' ? String(content) : '';
+  if (typeof content === 'string') return content.normalize('NFC');
+  return typeof content === 'number' ? String(content) : '';
 }

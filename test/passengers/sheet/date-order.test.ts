@@ -1,0 +1,42 @@
+import { readDateColumn } from '../../../src/passengers/sheet/date-order';
+
+const column = (...values: unknown[]) => values.map((value, i) => ({ sheetRow: i + 2, value }));
+
+describe('readDateColumn', () => {
+  it('reads a column in the order its one-way dates prove, without a warning when that is the order asked', () => {
+    expect(readDateColumn('DOB', column('17/05/1980', '05/06/1984', null, new Date(0), 31072), 'DMY')).toEqual({ order: 'DMY', conflicts: new Map() });
+    expect(readDateColumn('DOB', column('05/17/1980', '05/06/1984'), 'MDY')).toEqual({ order: 'MDY', conflicts: new Map() });
+  });
+
+  it('warns when the proven order is not the one asked and dates that read both ways follow it', () => {
+    const reading = readDateColumn('DOB', column('17.05.1980', '05.06.1984'), 'MDY');
+    expect(reading.order).toBe('DMY');
+    expect(reading.warning).toBe(
+      'Column "DOB" was read day first (DD/MM/YYYY), not month first as asked: "17.05.1980" (sheet row 2) can only be read so. So was its one date that reads both ways, e.g. "05.06.1984" (sheet row 3) as 1984-06-05',
+    );
+    // Without dates that read both ways, the order changes no value: nothing to warn about.
+    expect(readDateColumn('DOB', column('17/05/1980'), 'MDY')).toEqual({ order: 'DMY', conflicts: new Map() });
+  });
+
+  it('needs no warning for dates that are the same day either way, ISO dates or date cells', () => {
+    expect(readDateColumn('DOB', column('05/05/1980', '1980-05-17', new Date(0)), 'DMY')).toEqual({ order: 'DMY', conflicts: new Map() });
+  });
+
+  it('refuses the minority of a column that contradicts itself, and both sides on a tie', () => {
+    const majority = readDateColumn('DOB', column('25/12/1979', '05/17/1980', '13/01/1990', '05/06/1984'), 'MDY');
+    expect(majority.order).toBe('DMY');
+    expect([...majority.conflicts.keys()]).toEqual([3]);
+    const tie = readDateColumn('DOB', column('25/12/1979', '05/17/1980', '05/06/1984'), 'DMY');
+    expect(tie.order).toBe('DMY');
+    expect(tie.conflicts).toEqual(
+      new Map([
+        [2, '"25/12/1979" can only be read day first (DD/MM/YYYY), while "05/17/1980" (sheet row 3) in the same column can only be read month first (MM/DD/YYYY), and as many dates go each way; write this date as YYYY-MM-DD (read day first it is 1979-12-25) or correct it'],
+        [3, '"05/17/1980" can only be read month first (MM/DD/YYYY), while "25/12/1979" (sheet row 2) in the same column can only be read day first (DD/MM/YYYY), and as many dates go each way; write this date as YYYY-MM-DD (read month first it is 1980-05-17) or correct it'],
+      ]),
+    );
+  });
+
+  it('leaves dates that are no date either way to the field rule', () => {
+    expect(readDateColumn('DOB', column('31/31/1980', '05/06/1984'), 'DMY').conflicts.size).toBe(0);
+  });
+});
