@@ -83,7 +83,7 @@ describe('hidden content through the REST and GraphQL uploads', () => {
     const twice = await rest(bytes, '?hiddenRows=skip&hiddenRows=import').expect(400);
     expect(twice.body.error.details).toEqual([{ field: 'hiddenRows', message: 'query parameter "hiddenRows" must be given once, as a plain value' }]);
     const unknown = await rest(bytes, '?hidden=1').expect(400);
-    expect(unknown.body.error.message).toBe('unknown query parameter "hidden": this route accepts hiddenRows');
+    expect(unknown.body.error.message).toBe('unknown query parameter "hidden": this route accepts hiddenRows, dateOrder, defaultPhoneRegion');
   });
 
   it('GraphQL: the hiddenRows argument (default SKIP), warnings in extensions.warnings', async () => {
