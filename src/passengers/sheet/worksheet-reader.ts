@@ -16,10 +16,19 @@ export interface SheetCell {
   content: CellContent;
 }
 
+/**
+ * Why a row is not shown: hidden by hand (`collapse` in OpenDocument), or filtered out by an
+ * autofilter (`filter`).
+ */
+export type RowHiding = 'hidden' | 'filtered';
+
 /** Where the rows of a worksheet go as they stream past. */
 export interface SheetRowSink {
-  /** One row: its non-empty cells in the order written. The array is reused for the next row. */
-  row(sheetRow: number, cells: readonly SheetCell[]): void;
+  /**
+   * One row: its non-empty cells in the order written, and whether the row is hidden. The array is
+   * reused for the next row.
+   */
+  row(sheetRow: number, cells: readonly SheetCell[], hiding?: RowHiding): void;
   /** A merged block (only blocks of more than one cell), declared after the rows. */
   merge(range: MergedRange): void;
   /** Set once the sink needs no more of the sheet. */
