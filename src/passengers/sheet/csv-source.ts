@@ -1,11 +1,11 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { TextDecoder } from 'node:util';
-import { CsvError, Parser, type CastingContext } from 'csv-parse';
+import { CsvError, Parser } from 'csv-parse';
 import type { ReadBudget } from './read-budget';
 import { PassengerSheetError, sheetError } from './sheet-error';
 import { MAX_TEXT_CHARS } from './spreadsheet-text';
 import type { SpreadsheetSource } from './spreadsheet-source';
-import { MAX_SHEET_COLUMNS, MAX_SHEET_ROWS, type SheetCell } from './worksheet-reader';
+import { MAX_SHEET_COLUMNS, type SheetCell } from './worksheet-reader';
 import { MAX_MARKUP_RUN } from './xml-part-reader';
 
 /** The separators a CSV may use: Excel writes `,` or, where the decimal mark is a comma, `;`; "Unicode text" uses tabs. */
@@ -120,6 +120,64 @@ export function detectDelimiter(text: string): string {
   return chosen;
 }
 
+const QUOTE = 0x22;
+const CR = 0x0d;
+const LF = 0x0a;
+
+/**
+ * Refuses, before csv-parse builds anything, what would cost it dearly: a row of more cells than a
+ * sheet has columns (a row of a million separators is a million-element array), a cell longer than
+ * Excel allows, and a quote that is never closed (the rest of the file would be one cell). One walk
+ * over the text, reading it as csv-parse does: a quote opens a quoted cell only at the start of a
+ * cell, and inside one `""` stands for a quote.
+ */
+function checkCsvShape(text: string, delimiter: string): void {
+  const separator = delimiter.charCodeAt(0);
+  let row = 1;
+  let column = 1;
+  let length = 0;
+  let quotedFrom = 0;
+  let inQuotes = false;
+  const tooLong = () =>
+    sheetError.unprocessable(
+      `Sheet row ${row}, column ${column} holds a text longer than ${MAX_TEXT_CHARS} characters, the most a cell can hold in Excel; the file was not read`,
+    );
+  for (let at = 0; at < text.length; at += 1) {
+    const code = text.charCodeAt(at);
+    if (inQuotes) {
+      if (code === QUOTE) {
+        if (text.charCodeAt(at + 1) !== QUOTE) {
+          inQuotes = false;
+          continue;
+        }
+        at += 1;
+      }
+      length += 1;
+      if (length > MAX_TEXT_CHARS) throw tooLong();
+      continue;
+    }
+    if (code === separator) {
+      column += 1;
+      length = 0;
+      if (column > MAX_SHEET_COLUMNS) {
+        throw sheetError.unprocessable(`Sheet row ${row} has more than ${MAX_SHEET_COLUMNS} cells, more than a sheet has columns`);
+      }
+    } else if (code === LF || code === CR) {
+      if (code === CR && text.charCodeAt(at + 1) === LF) at += 1;
+      row += 1;
+      column = 1;
+      length = 0;
+    } else if (code === QUOTE && length === 0) {
+      inQuotes = true;
+      quotedFrom = row;
+    } else {
+      length += 1;
+      if (length > MAX_TEXT_CHARS) throw tooLong();
+    }
+  }
+  if (inQuotes) throw damagedCsv(`a quoted cell that starts in row ${quotedFrom} is never closed (a " is missing)`);
+}
+
 function refuseBinary(text: string): void {
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u0008\u000b\u000e-\u001a\u001c-\u001f]/.test(text.slice(0, BINARY_SAMPLE_CHARS))) {
@@ -140,9 +198,7 @@ function* pieces(text: string, size: number): Generator<string> {
 
 function csvErrorAsRefusal(error: CsvError, row: number): PassengerSheetError {
   if (error.code === 'CSV_MAX_RECORD_SIZE') {
-    return sheetError.unprocessable(
-      `Row ${row} of the CSV file is longer than ${MAX_MARKUP_RUN} characters (a quote that is never closed makes the rest of the file one cell); the file was not read`,
-    );
+    return sheetError.unprocessable(`Row ${row} of the CSV file holds more than ${MAX_MARKUP_RUN} characters; no spreadsheet program writes one, so the file was not read`);
   }
   if (error.code === 'CSV_QUOTE_NOT_CLOSED') {
     return damagedCsv(`a quoted cell that starts in row ${row} is never closed (a " is missing)`);
@@ -156,8 +212,9 @@ function csvErrorAsRefusal(error: CsvError, row: number): PassengerSheetError {
  * line breaks inside quotes, rows of any length, a stray quote inside an unquoted cell taken
  * literally). Every value is text, read as the xlsx reader reads a text cell. Row numbers are the
  * rows a spreadsheet program shows (a line break inside quotes does not start a row). Bounded like
- * a worksheet: each cell and row counts against the budget, 16,384 cells in a row, 32,767
- * characters in a cell, and csv-parse holds at most 1 MiB of one row.
+ * a worksheet: each cell and row counts against the budget; 16,384 cells in a row, 32,767
+ * characters in a cell and closed quotes are checked before parsing (checkCsvShape); csv-parse
+ * holds at most 1 MiB of one row's text.
  */
 export function openCsvSource(bytes: Buffer, budget: ReadBudget, fileName?: string): SpreadsheetSource {
   const decoded = decodeCsvText(bytes);
@@ -165,6 +222,7 @@ export function openCsvSource(bytes: Buffer, budget: ReadBudget, fileName?: stri
   const declared = declaredDelimiter(decoded.text);
   const text = declared?.rest ?? decoded.text;
   const delimiter = declared?.delimiter ?? detectDelimiter(text);
+  checkCsvShape(text, delimiter);
   const base = fileName ? fileName.replace(/^.*[/\\]/, '').replace(/\.[^.]*$/, '') : '';
   const name = base || 'CSV';
   return {
@@ -183,29 +241,20 @@ export function openCsvSource(bytes: Buffer, budget: ReadBudget, fileName?: stri
         relax_column_count: true,
         skip_empty_lines: false,
         max_record_size: MAX_MARKUP_RUN,
-        // Each cell passes here once: counted, bounded, kept when not empty.
-        cast: (value: string, context: CastingContext) => {
-          if (context.index === 0) {
-            row += 1;
-            cells.length = 0;
-            budget.countCell();
-            if (row > MAX_SHEET_ROWS) throw sheetError.unprocessable(`The CSV file has more than ${MAX_SHEET_ROWS} rows, more than a sheet has`);
-          }
-          budget.countCell();
-          const column = context.index + 1;
-          if (column > MAX_SHEET_COLUMNS) {
-            throw sheetError.unprocessable(`Sheet row ${row} has more than ${MAX_SHEET_COLUMNS} cells, more than a sheet has columns`);
-          }
-          if (value.length > MAX_TEXT_CHARS) {
-            throw sheetError.unprocessable(
-              `Sheet row ${row}, column ${column} holds a text longer than ${MAX_TEXT_CHARS} characters, the most a cell can hold in Excel; the file was not read`,
-            );
-          }
-          if (value !== '') cells.push({ column, content: value });
-          return value;
-        },
-        // The row goes to the sink as it ends; csv-parse keeps nothing.
-        on_record: () => {
+        // Each row goes to the sink as it ends (csv-parse keeps nothing), its cells counted and bounded.
+        on_record: (record: string[]) => {
+          row += 1;
+          budget.countCell(1 + record.length);
+          cells.length = 0;
+          record.forEach((value, index) => {
+            if (value === '') return;
+            if (value.length > MAX_TEXT_CHARS) {
+              throw sheetError.unprocessable(
+                `Sheet row ${row}, column ${index + 1} holds a text longer than ${MAX_TEXT_CHARS} characters, the most a cell can hold in Excel; the file was not read`,
+              );
+            }
+            cells.push({ column: index + 1, content: value });
+          });
           if (!sink.done) sink.row(row, cells);
           return null;
         },
