@@ -180,7 +180,7 @@ function checkCsvShape(text: string, delimiter: string): void {
 
 function refuseBinary(text: string): void {
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u0008\u000b\u000e-\u001a\u001c-\u001f]/.test(text.slice(0, BINARY_SAMPLE_CHARS))) {
+  if (/[\u0000-\u0008\u000b\u000e-\u0019\u001b-\u001f]/.test(text.slice(0, BINARY_SAMPLE_CHARS))) {
     throw sheetError.unsupported('The file is neither a spreadsheet nor text (it holds control characters no CSV file has)');
   }
 }
