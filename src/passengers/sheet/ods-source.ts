@@ -69,7 +69,7 @@ function odsCellContent(attributes: Record<string, string>, text: string, hasTex
  * Text is the cell's paragraphs joined by line breaks, with `text:s` spaces, tabs and line breaks,
  * spans and links; annotations (comments) and drawings are left out. Merged blocks
  * (`number-columns-spanned`, `number-rows-spanned`) go to the sink as they start; hidden rows
- * (`table:visibility` `collapse` or `filter`) are flagged.
+ * (`table:visibility` `collapse` or `filter`) are flagged, and hidden columns told before the first row.
  */
 class ContentReader implements XmlPartHandler {
   private stopped = false;
@@ -96,6 +96,9 @@ class ContentReader implements XmlPartHandler {
   private inParagraph = false;
   private readonly collected = new TextCollector(() => `Sheet row ${this.rowNumber + 1}, column ${this.column}`);
   private tables = 0;
+  /** Columns of the current table so far, and which of them are hidden, until its first row. */
+  private columnsDeclared = 0;
+  private hiddenColumns: number[] | undefined;
 
   constructor(
     private readonly choose: (sheet: { name: string; skipped?: string }) => SheetChoice,
@@ -121,7 +124,12 @@ class ContentReader implements XmlPartHandler {
     }
     if (name === 'table' && !this.inTable) this.openTable(attributes);
     else if (!this.sink) return;
+    else if (name === 'table-column' && this.hiddenColumns) this.declareColumns(attributes);
     else if (name === 'table-row' && !this.inRow) {
+      if (this.hiddenColumns) {
+        if (this.hiddenColumns.length) this.sink.hiddenColumns?.(this.hiddenColumns);
+        this.hiddenColumns = undefined;
+      }
       this.budget.countCell();
       this.inRow = true;
       this.rowRepeat = repetitions(attributes['table:number-rows-repeated']);
@@ -148,9 +156,21 @@ class ContentReader implements XmlPartHandler {
     }
   }
 
+  /** A `table:table-column` (possibly repeated): hidden when its visibility is `collapse` or `filter`. */
+  private declareColumns(attributes: Record<string, string>): void {
+    const first = this.columnsDeclared + 1;
+    const count = Math.min(repetitions(attributes['table:number-columns-repeated']), MAX_SHEET_COLUMNS + 1 - first);
+    this.columnsDeclared += Math.max(count, 0);
+    const visibility = attributes['table:visibility'];
+    if (visibility !== 'collapse' && visibility !== 'filter') return;
+    for (let column = first; column < first + count; column += 1) this.hiddenColumns!.push(column);
+  }
+
   private openTable(attributes: Record<string, string>): void {
     this.inTable = true;
     this.rowNumber = 0;
+    this.columnsDeclared = 0;
+    this.hiddenColumns = [];
     const name = attributes['table:name'] ?? `Sheet${this.tables + 1}`;
     this.tables += 1;
     const style = attributes['table:style-name'];

@@ -31,6 +31,11 @@ export interface SheetRowSink {
   row(sheetRow: number, cells: readonly SheetCell[], hiding?: RowHiding): void;
   /** A merged block (only blocks of more than one cell), declared after the rows. */
   merge(range: MergedRange): void;
+  /**
+   * The columns hidden in the sheet (1-based, ascending), told once before its first row when the
+   * format declares them there (an .ods's `table:table-column` elements).
+   */
+  hiddenColumns?(columns: readonly number[]): void;
   /** Set once the sink needs no more of the sheet. */
   readonly done: boolean;
 }

@@ -89,13 +89,17 @@ describe('parsePassengerSheet: CSV and .ods files from real writers', () => {
     ]);
   });
 
-  it("flags the rows LibreOffice hides by hand and by an autofilter, as the sheet's row data", async () => {
+  it("flags the rows LibreOffice hides by hand and by an autofilter, and tells its hidden columns, as the sheet's row data", async () => {
     const budget = new ReadBudget({ maxCells: 200_000, maxParseMs: 10_000 });
     const source = await openSpreadsheet(fixture('libreoffice-hidden-rows.ods'), { limits: LIMITS, budget });
     const seen: [number, string, RowHiding | undefined][] = [];
+    const hiddenColumns: number[][] = [];
     await source.readSheets(() => ({
       done: false,
       merge() {},
+      hiddenColumns(columns: readonly number[]) {
+        hiddenColumns.push([...columns]);
+      },
       row(sheetRow: number, cells: readonly SheetCell[], hiding?: RowHiding) {
         seen.push([sheetRow, String(cells[1]?.content), hiding]);
       },
@@ -107,6 +111,8 @@ describe('parsePassengerSheet: CSV and .ods files from real writers', () => {
       [4, 'Filtered', 'filtered'],
       [5, 'Shown', undefined],
     ]);
+    // The E-mail column (J) is hidden, told once before the first row.
+    expect(hiddenColumns).toEqual([[10]]);
   });
 });
 
