@@ -49,6 +49,29 @@ const HEADINGS = [
 /** exceljs is loaded only where used, so the measuring processes hold the parser's modules alone. */
 const loadExcelJS = () => import('exceljs');
 
+type BenchCell = string | number | Date | null;
+
+/** The cells of passenger row `i` of the bench lists (every format holds the same values). */
+function benchRow(i: number): BenchCell[] {
+  const child = i % 10 === 0;
+  return [
+    SURNAMES[i % SURNAMES.length],
+    `${NAMES[(i * 7) % NAMES.length]} ${i % 3 === 0 ? 'Maria' : ''}`,
+    new Date(Date.UTC(child ? 2020 : 1950 + (i % 50), i % 12, 1 + (i % 28))),
+    COUNTRIES[i % COUNTRIES.length],
+    COUNTRIES[(i + 1) % COUNTRIES.length],
+    i % 4 === 0 ? 'I' : 'P',
+    `YA${String(1_000_000 + i)}`,
+    new Date(Date.UTC(2030 + (i % 5), (i * 5) % 12, 1 + (i % 27))),
+    COUNTRIES[(i + 2) % COUNTRIES.length],
+    i % 5 === 0 ? null : `passenger${i}@example.com`,
+    i % 2 === 0 ? `+39 333 ${String(1_000_000 + i).slice(-7)}` : null,
+    i % 10 === 9 ? 'yes' : 'no',
+    i % 2 === 0 ? 'F' : 'M',
+    child ? i - 1 : null,
+  ];
+}
+
 /** A realistic list written the way Excel writes it: shared strings, date-formatted cells. */
 export async function writeBenchWorkbook(file: string, rows: number): Promise<void> {
   const { default: ExcelJS } = await loadExcelJS();
@@ -56,28 +79,72 @@ export async function writeBenchWorkbook(file: string, rows: number): Promise<vo
   const sheet = workbook.addWorksheet('Passengers');
   sheet.addRow(HEADINGS).commit();
   for (let i = 1; i <= rows; i += 1) {
-    const child = i % 10 === 0;
-    const row = sheet.addRow([
-      SURNAMES[i % SURNAMES.length],
-      `${NAMES[(i * 7) % NAMES.length]} ${i % 3 === 0 ? 'Maria' : ''}`,
-      new Date(Date.UTC(child ? 2020 : 1950 + (i % 50), i % 12, 1 + (i % 28))),
-      COUNTRIES[i % COUNTRIES.length],
-      COUNTRIES[(i + 1) % COUNTRIES.length],
-      i % 4 === 0 ? 'I' : 'P',
-      `YA${String(1_000_000 + i)}`,
-      new Date(Date.UTC(2030 + (i % 5), (i * 5) % 12, 1 + (i % 27))),
-      COUNTRIES[(i + 2) % COUNTRIES.length],
-      i % 5 === 0 ? null : `passenger${i}@example.com`,
-      i % 2 === 0 ? `+39 333 ${String(1_000_000 + i).slice(-7)}` : null,
-      i % 10 === 9 ? 'yes' : 'no',
-      i % 2 === 0 ? 'F' : 'M',
-      child ? i - 1 : null,
-    ]);
+    const row = sheet.addRow(benchRow(i));
     for (const column of [3, 8]) row.getCell(column).numFmt = 'dd/mm/yyyy';
     row.commit();
   }
   sheet.commit();
   await workbook.commit();
+}
+
+const pad2 = (n: number) => String(n).padStart(2, '0');
+
+/** The same list as Excel's "CSV UTF-8" saves it: byte order mark, commas, CRLF, dates as shown (DD/MM/YYYY). */
+export function benchCsv(rows: number): Buffer {
+  const text = (cell: BenchCell): string => {
+    if (cell === null) return '';
+    if (cell instanceof Date) return `${pad2(cell.getUTCDate())}/${pad2(cell.getUTCMonth() + 1)}/${cell.getUTCFullYear()}`;
+    const shown = String(cell);
+    return /[",\r\n]/.test(shown) ? `"${shown.replace(/"/g, '""')}"` : shown;
+  };
+  const lines = [HEADINGS.join(',')];
+  for (let i = 1; i <= rows; i += 1) lines.push(benchRow(i).map(text).join(','));
+  return Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(`${lines.join('\r\n')}\r\n`, 'utf8')]);
+}
+
+const xmlText = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/**
+ * The same list as LibreOffice saves an .ods: typed cells with `calcext:` attributes, date cells
+ * with their shown text, repeated empty cells, and the rest of the sheet as one repeated empty row.
+ */
+export function benchOds(rows: number): Buffer {
+  const cell = (value: BenchCell): string => {
+    if (value === null) return '<table:table-cell/>';
+    if (value instanceof Date) {
+      const shown = `${pad2(value.getUTCDate())}/${pad2(value.getUTCMonth() + 1)}/${value.getUTCFullYear()}`;
+      return `<table:table-cell table:style-name="ce1" office:value-type="date" office:date-value="${value.toISOString().slice(0, 10)}" calcext:value-type="date"><text:p>${shown}</text:p></table:table-cell>`;
+    }
+    if (typeof value === 'number') {
+      return `<table:table-cell office:value-type="float" office:value="${value}" calcext:value-type="float"><text:p>${value}</text:p></table:table-cell>`;
+    }
+    return `<table:table-cell office:value-type="string" calcext:value-type="string"><text:p>${xmlText(value)}</text:p></table:table-cell>`;
+  };
+  const row = (cells: BenchCell[]) => `<table:table-row table:style-name="ro1">${cells.map(cell).join('')}<table:table-cell table:number-columns-repeated="1010"/></table:table-row>`;
+  const body = [row(HEADINGS)];
+  for (let i = 1; i <= rows; i += 1) body.push(row(benchRow(i)));
+  const rest = `<table:table-row table:number-rows-repeated="${1_048_576 - rows - 1}"><table:table-cell table:number-columns-repeated="1024"/></table:table-row>`;
+  const content = odsDocument(`<table:table-column table:number-columns-repeated="1024"/>${body.join('')}${rest}`);
+  const manifest =
+    '<?xml version="1.0" encoding="UTF-8"?><manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.3">' +
+    '<manifest:file-entry manifest:full-path="/" manifest:media-type="application/vnd.oasis.opendocument.spreadsheet"/>' +
+    '<manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/></manifest:manifest>';
+  return zipOf([
+    { name: 'mimetype', data: Buffer.from('application/vnd.oasis.opendocument.spreadsheet') },
+    { name: 'META-INF/manifest.xml', data: Buffer.from(manifest) },
+    { name: 'content.xml', data: Buffer.from(content) },
+  ]);
+}
+
+/** content.xml of an .ods with one sheet, "Passengers", holding `rows` (`table:table-row` elements). */
+function odsDocument(rows: string): string {
+  return (
+    '<?xml version="1.0" encoding="UTF-8"?><office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" ' +
+    'xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" ' +
+    'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:calcext="urn:org:documentfoundation:names:experimental:calc:xmlns:calcext:1.0" office:version="1.3">' +
+    '<office:automatic-styles><style:style style:name="ta1" style:family="table"><style:table-properties table:display="true"/></style:style></office:automatic-styles>' +
+    `<office:body><office:spreadsheet><table:table table:name="Passengers" table:style-name="ta1">${rows}</table:table></office:spreadsheet></office:body></office:document-content>`
+  );
 }
 
 /** (a) what exceljs alone costs: every cell of every row visited, nothing else done. */
@@ -244,6 +311,39 @@ function hostileFiles(real: Buffer): { label: string; bytes: Buffer }[] {
   ];
 }
 
+/** CSV and .ods shapes of the same attacks, each as big as the default limits let a file be. */
+function hostileFormatFiles(): { label: string; bytes: Buffer }[] {
+  const header = HEADINGS.join(',');
+  const commaLine = `${','.repeat(99)}\n`;
+  const odsOf = (rows: string) =>
+    zipOf([
+      { name: 'mimetype', data: Buffer.from('application/vnd.oasis.opendocument.spreadsheet') },
+      { name: 'content.xml', data: Buffer.from(odsDocument(rows)) },
+    ]);
+  const headingRow = `<table:table-row>${HEADINGS.map((h) => `<table:table-cell office:value-type="string"><text:p>${h}</text:p></table:table-cell>`).join('')}</table:table-row>`;
+  const valueRow = (attributes = '') =>
+    `<table:table-row${attributes}>${HEADINGS.map(() => '<table:table-cell office:value-type="string"><text:p>x</text:p></table:table-cell>').join('')}</table:table-row>`;
+  const besideRow = '<table:table-row><table:table-cell table:number-columns-repeated="15"/><table:table-cell office:value-type="string"><text:p>x</text:p></table:table-cell></table:table-row>';
+  return [
+    { label: 'CSV: 5 MiB of separators, 100 to a line (5 million empty cells)', bytes: Buffer.from(`${header}\n${commaLine.repeat(Math.floor((5 * 1024 * 1024 - 300) / commaLine.length))}`) },
+    { label: 'CSV: one row of 5 million separators', bytes: Buffer.from(`${header}\n${','.repeat(5 * 1024 * 1024 - 300)}\n`) },
+    { label: 'CSV: a quote never closed, over 5 MiB', bytes: Buffer.from(`${header}\nRossi,"${'A'.repeat(5 * 1024 * 1024 - 300)}\n`) },
+    { label: '.ods: 300,000 rows of one value beside the list', bytes: odsOf(headingRow + besideRow.repeat(300_000)) },
+    {
+      label: '.ods: content.xml that inflates to 40 MiB while declaring 4 KB',
+      bytes: zipOf([
+        { name: 'mimetype', data: Buffer.from('application/vnd.oasis.opendocument.spreadsheet') },
+        { name: 'content.xml', data: Buffer.alloc(40 * 1024 * 1024, 0x20), declared: 4096 },
+      ]),
+    },
+    { label: '.ods: a row of values repeated 1,000,000,000 times', bytes: odsOf(headingRow + valueRow(' table:number-rows-repeated="1000000000"')) },
+    {
+      label: '.ods: a value repeated across 1,000,000,000 columns',
+      bytes: odsOf(`${headingRow}<table:table-row><table:table-cell office:value-type="string" table:number-columns-repeated="1000000000"><text:p>x</text:p></table:table-cell></table:table-row>`),
+    },
+  ];
+}
+
 interface ChildFigures {
   ms: number;
   maxRssMb: number;
@@ -314,6 +414,14 @@ export interface SheetBenchResult {
   fileBytes10k: number;
   fileBytes50k: number;
   hostile: { label: string; fileBytes: number; figures: ChildFigures }[];
+  /** The 2,000-row list as an Excel-style CSV and as an .ods, beside the .xlsx. */
+  parseCsv2000Ms: number;
+  parseOds2000Ms: number;
+  realCsv2000: ChildFigures;
+  realOds2000: ChildFigures;
+  fileBytesCsv2000: number;
+  fileBytesOds2000: number;
+  hostileFormats: { label: string; fileBytes: number; figures: ChildFigures }[];
   load: number;
 }
 
@@ -328,13 +436,21 @@ export async function runSheetBench(): Promise<SheetBenchResult> {
     await writeBenchWorkbook(file10k, 10_000);
     await writeBenchWorkbook(file50k, 50_000);
     const bytes2000 = readFileSync(file2000);
+    const csv2000 = benchCsv(2000);
+    const ods2000 = benchOds(2000);
+    const fileCsv2000 = path.join(dir, 'passengers-2000.csv');
+    const fileOds2000 = path.join(dir, 'passengers-2000.ods');
+    writeFileSync(fileCsv2000, csv2000);
+    writeFileSync(fileOds2000, ods2000);
     const bytes = readFileSync(file10k);
     const bytes50k = readFileSync(file50k);
     const wide = { flightId: 1, limits: LIMITS, today: TODAY };
-    const [exceljsMs, parseMs, parse2000Ms] = await timeInTurns(REPETITIONS, [
+    const [exceljsMs, parseMs, parse2000Ms, parseCsv2000Ms, parseOds2000Ms] = await timeInTurns(REPETITIONS, [
       () => rawExceljsRead(bytes),
       () => parsePassengerSheet(bytes, wide),
       () => parsePassengerSheet(bytes2000, { ...wide, limits: DEFAULT_LIMITS }),
+      () => parsePassengerSheet(csv2000, { ...wide, limits: DEFAULT_LIMITS }),
+      () => parsePassengerSheet(ods2000, { ...wide, limits: DEFAULT_LIMITS }),
     ]);
     const [parse50kMs] = await timeInTurns(2, [() => parsePassengerSheet(bytes50k, wide)]);
     const hostile = hostileFiles(bytes2000).map(({ label, bytes: file }, index) => {
@@ -342,7 +458,19 @@ export async function runSheetBench(): Promise<SheetBenchResult> {
       writeFileSync(name, file);
       return { label, fileBytes: file.length, figures: measureInChild(name, 'default') };
     });
+    const hostileFormats = hostileFormatFiles().map(({ label, bytes: file }, index) => {
+      const name = path.join(dir, `hostile-format-${index}`);
+      writeFileSync(name, file);
+      return { label, fileBytes: file.length, figures: measureInChild(name, 'default') };
+    });
     return {
+      parseCsv2000Ms,
+      parseOds2000Ms,
+      realCsv2000: medianChild(fileCsv2000, 'default'),
+      realOds2000: medianChild(fileOds2000, 'default'),
+      fileBytesCsv2000: csv2000.length,
+      fileBytesOds2000: ods2000.length,
+      hostileFormats,
       exceljsMs,
       parseMs,
       parse2000Ms,
@@ -376,6 +504,9 @@ export function formatSheetBench(result: SheetBenchResult, date: string): string
     'add `--write-readme` to refresh this section). Real manifests are written by the exceljs streaming writer the',
     'way Excel stores them (shared strings after the worksheets, date-formatted cells), 14 columns, half the rows with',
     `a phone number: 2,000 rows (the default row limit, ${kib(r.fileBytes2000)}), 10,000 (${kib(r.fileBytes10k)}) and 50,000 (${kib(r.fileBytes50k)}).`,
+    'The 2,000-row list is also written as Excel writes "CSV UTF-8" (byte order mark, commas, CRLF, dates as',
+    'DD/MM/YYYY) and as LibreOffice saves an .ods (typed cells, repeated empty cells, the rest of the sheet as one',
+    'repeated row), by the bench itself; the hostile CSV and .ods files are the same attacks in those formats.',
     `In-process times are medians of ${REPETITIONS} repetitions after a warm-up, taking turns (50,000 rows: of 2). Every "fresh`,
     'process" figure is one `node` process parsing one file once (cold: modules loaded, nothing compiled yet), with',
     'the peak RSS (`process.resourceUsage().maxRSS`), in brackets its rise over the peak before parsing (modules',
@@ -388,7 +519,11 @@ export function formatSheetBench(result: SheetBenchResult, date: string): string
     '| Real manifest | Time | Peak RSS (rise), peak heap | Target |',
     '|---|---|---|---|',
     `| 2,000 rows, warm, in process | ${fixed(r.parse2000Ms)} ms | — | ≤ 250 ms |`,
+    `| 2,000 rows as Excel's "CSV UTF-8" (${kib(r.fileBytesCsv2000)}), warm, in process | ${fixed(r.parseCsv2000Ms)} ms | — | ≤ 250 ms |`,
+    `| 2,000 rows as a LibreOffice-style .ods (${kib(r.fileBytesOds2000)}), warm, in process | ${fixed(r.parseOds2000Ms)} ms | — | ≤ 250 ms |`,
     `| 2,000 rows, fresh process | ${cost(r.real2000)} | ≤ 150 MiB |`,
+    `| 2,000 rows as CSV, fresh process | ${cost(r.realCsv2000)} | ≤ 150 MiB |`,
+    `| 2,000 rows as .ods, fresh process | ${cost(r.realOds2000)} | ≤ 150 MiB |`,
     `| 10,000 rows, warm: exceljs's WorkbookReader alone (every cell visited, nothing else) | ${fixed(r.exceljsMs)} ms | — | — |`,
     `| 10,000 rows, warm: \`parsePassengerSheet\` | ${fixed(r.parseMs)} ms | — | ≤ exceljs alone |`,
     `| 10,000 rows, fresh process | ${cost(r.memory10k)} | — |`,
@@ -398,6 +533,13 @@ export function formatSheetBench(result: SheetBenchResult, date: string): string
     '| Hostile file (issue 13) | File | Time, fresh process | Peak RSS (rise), peak heap | Answer | Answer size |',
     '|---|---|---|---|---|---|',
     ...r.hostile.map(
+      ({ label, fileBytes, figures: f }) =>
+        `| ${label} | ${kib(fileBytes)} | ${cost(f)} | ${f.outcome.replace(/\|/g, '\\|')} | ${fixed(f.answerBytes / 1024, 1)} KiB |`,
+    ),
+    '',
+    '| Hostile CSV or .ods | File | Time, fresh process | Peak RSS (rise), peak heap | Answer | Answer size |',
+    '|---|---|---|---|---|---|',
+    ...r.hostileFormats.map(
       ({ label, fileBytes, figures: f }) =>
         `| ${label} | ${kib(fileBytes)} | ${cost(f)} | ${f.outcome.replace(/\|/g, '\\|')} | ${fixed(f.answerBytes / 1024, 1)} KiB |`,
     ),

@@ -84,6 +84,15 @@ const timelineOperation = (operationId: string, summary: string, order: string) 
 
 const flightIdParameter = { name: 'flight_id', in: 'path', required: true, description: 'The flight id', schema: { type: 'integer', minimum: 1 } };
 
+/** Types a paxlist part may declare; any other is read too (the bytes decide), these are the ones browsers and tools send. */
+const PAXLIST_MEDIA_TYPES = [
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  'application/vnd.oasis.opendocument.spreadsheet',
+  'text/csv',
+  'application/vnd.ms-excel',
+  'application/octet-stream',
+];
+
 const listETagHeader = { description: 'The list version, quoted, e.g. "3"', schema: { type: 'string' } };
 
 export function buildOpenApiDocument() {
@@ -172,7 +181,7 @@ export function buildOpenApiDocument() {
           operationId: 'uploadPassengerSpreadsheet',
           summary: 'Parse a passenger list spreadsheet',
           description:
-            'Reads the .xlsx in the multipart field paxlist (first sheet with a recognisable header row; headings in English or Italian, any order) and answers the flight’s passenger records, one per data row, in row order. Stores nothing. Requires scope passengers:write. Ignored columns, hidden rows and columns, skipped totals rows, date columns read in an order the column did not prove, and phone numbers read through the default region are listed, URL-encoded, in the X-Sheet-Warnings header.',
+            'Reads the passenger list in the multipart field paxlist: an .xlsx or .ods workbook, or a CSV file (UTF-8, UTF-16 or Windows-1252; comma, semicolon or tab), the format told from the bytes whatever type or name the part declares; the old .xls is refused with 415 saying how to convert it. The list is the first sheet with a recognisable header row (headings in English or Italian, any order) and answers the flight’s passenger records, one per data row, in row order. Stores nothing. Requires scope passengers:write. Ignored columns, hidden rows and columns, skipped totals rows, date columns read in an order the column did not prove, phone numbers read through the default region and a text encoding that had to be guessed are listed, URL-encoded, in the X-Sheet-Warnings header.',
           security: [{ bearer: ['passengers:write'] }],
           parameters: [
             { name: 'id', in: 'path', required: true, description: 'The flight id', schema: { type: 'integer', minimum: 1 } },
@@ -202,7 +211,8 @@ export function buildOpenApiDocument() {
             required: true,
             content: {
               'multipart/form-data': {
-                schema: { type: 'object', required: ['paxlist'], properties: { paxlist: { type: 'string', contentMediaType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' } } },
+                schema: { type: 'object', required: ['paxlist'], properties: { paxlist: { type: 'string', contentEncoding: 'binary', description: 'The .xlsx, .ods or CSV file' } } },
+                encoding: { paxlist: { contentType: PAXLIST_MEDIA_TYPES.join(', ') } },
               },
             },
           },
@@ -217,7 +227,7 @@ export function buildOpenApiDocument() {
             '404': errorResponse('No such flight'),
             '405': methodNotAllowed,
             '413': errorResponse('The file, its rows or its uncompressed parts exceed the configured limits'),
-            '415': errorResponse('Not an .xlsx workbook (CSV, .xls, PDF, damaged zip…)'),
+            '415': errorResponse('Not an .xlsx, .ods or CSV file (.xls, PDF, XML, binary data), or a damaged one'),
             '422': errorResponse('No header row, missing required columns, an empty list, too many columns, or invalid cells: details name row_number, sheet_row, column, value and message'),
             '503': errorResponse('The database is unavailable'),
           },

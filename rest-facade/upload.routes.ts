@@ -122,7 +122,7 @@ function receivePaxlist(req: Request, limits: { maxFileBytes: number; maxBodyByt
       stream.once('limit', () => fail(uploadTooLarge(maxFileBytes)));
       file = readStreamWithLimit(stream, maxFileBytes, () => uploadTooLarge(maxFileBytes)).then((bytes) => ({
         bytes,
-        filename: info.filename ?? 'paxlist.xlsx',
+        filename: info.filename ?? 'paxlist',
         mimetype: info.mimeType,
         encoding: info.encoding,
         signal,
@@ -133,7 +133,7 @@ function receivePaxlist(req: Request, limits: { maxFileBytes: number; maxBodyByt
     form.on('close', () => {
       if (settled) return;
       if (!file) {
-        fail(badRequest(`The form has no file in the field "${PAXLIST_FIELD}"`, [{ field: PAXLIST_FIELD, message: 'expected the .xlsx passenger list in this multipart field' }]));
+        fail(badRequest(`The form has no file in the field "${PAXLIST_FIELD}"`, [{ field: PAXLIST_FIELD, message: 'expected the passenger list (.xlsx, .ods or CSV) in this multipart field' }]));
         return;
       }
       file.then((received) => {

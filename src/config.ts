@@ -36,9 +36,9 @@ export interface LimitsConfig {
   uploadMaxRows: number;
   /** Most columns a passenger sheet may hold. */
   uploadMaxColumns: number;
-  /** Largest total uncompressed size of the parts of an .xlsx (zip bomb guard), in bytes. */
+  /** Largest total uncompressed size of the parts of an .xlsx or .ods (zip bomb guard), in bytes. */
   uploadMaxUncompressedBytes: number;
-  /** Most cells (each row element counting as one more) read from a workbook's sheets; also bounds its XML elements (10 per cell). */
+  /** Most cells (each row counting as one more) read from a workbook's sheets or a CSV file; also bounds its XML elements (10 per cell). */
   uploadMaxCells: number;
   /** Longest a spreadsheet may take to read, in milliseconds. */
   uploadMaxParseMs: number;

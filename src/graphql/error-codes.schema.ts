@@ -10,7 +10,7 @@ const MEANING: Record<ErrorCode, string> = {
   [ErrorCode.CONFLICT]: 'A created id exists with other content, or an Idempotency-Key was reused with another body.',
   [ErrorCode.PRECONDITION_FAILED]: 'expectedVersion (If-Match) is not the current version of the list.',
   [ErrorCode.PAYLOAD_TOO_LARGE]: 'A body, file or list exceeds a configured limit.',
-  [ErrorCode.UNSUPPORTED_MEDIA_TYPE]: 'The body or file is not of the expected type (JSON, .xlsx).',
+  [ErrorCode.UNSUPPORTED_MEDIA_TYPE]: 'The body or file is not of the expected type (JSON; .xlsx, .ods or CSV).',
   [ErrorCode.UNPROCESSABLE]: 'Well-formed but invalid records or rows; extensions.details lists every problem.',
   [ErrorCode.TOO_MANY_REQUESTS]: 'The client exceeded its requests per minute (see Retry-After).',
   [ErrorCode.QUERY_TOO_COMPLEX]: 'The query exceeds the estimated cost limit or the token limit, checked before it runs.',

@@ -37,7 +37,8 @@ export const passengerUploadTypeDefs = /* GraphQL */ `
 
   type Mutation {
     """
-    Parses an .xlsx passenger list (first sheet with a recognisable header row) into the flight's
+    Parses a passenger list (an .xlsx or .ods workbook, or a CSV file; the format is told from the
+    bytes, not the file name or type; first sheet with a recognisable header row) into the flight's
     passenger records, in row order. Stores nothing: the records are a preview to edit and send
     with pushPassengerList. Scope passengers:write. Ignored columns, hidden rows and columns,
     skipped totals rows, date columns read in an order the column did not prove, and phone
@@ -46,7 +47,7 @@ export const passengerUploadTypeDefs = /* GraphQL */ `
     uploadPassengerList(
       "The flight the list is for (404 when unknown); it becomes each record's idvolo."
       flightId: Int!
-      "The .xlsx file, at most UPLOAD_MAX_BYTES."
+      "The .xlsx, .ods or CSV file, at most UPLOAD_MAX_BYTES."
       file: Upload!
       "Rows hidden by hand or by a filter: SKIP (default) or IMPORT; a warning names them either way."
       hiddenRows: HiddenRows = SKIP

@@ -36,7 +36,8 @@ export interface PassengerUploadOptions {
 }
 
 /**
- * The upload: a spreadsheet in, the flight's passenger records out, as a preview. Nothing is stored:
+ * The upload: a spreadsheet (.xlsx, .ods or CSV, whatever type or name it was sent with) in, the
+ * flight's passenger records out, as a preview. Nothing is stored:
  * the client edits the records and sends them with the push.
  */
 export class PassengerUploadService {
@@ -47,7 +48,7 @@ export class PassengerUploadService {
     const dateOrder = options.dateOrder ?? undefined;
     const flight = await this.deps.flights.findOne({ flightId }).select('departure').lean().exec();
     if (!flight) throw notFound(`Flight ${flightId} does not exist`);
-    const { bytes, signal } = await this.receive(file);
+    const { bytes, signal, fileName } = await this.receive(file);
     try {
       const { records, warnings } = await parsePassengerSheet(bytes, {
         flightId,
@@ -57,6 +58,8 @@ export class PassengerUploadService {
         hiddenRows: options.hiddenRows ?? undefined,
         defaultPhoneRegion,
         dateOrder,
+        // The format is told from the bytes; the name only names a CSV file's one sheet in messages.
+        fileName,
       });
       return { records, warnings };
     } catch (error) {
@@ -76,13 +79,13 @@ export class PassengerUploadService {
   }
 
   /** The file's bytes, however its transfer failed turned into the error model. */
-  private async receive(file: Promise<FileUpload>): Promise<{ bytes: Buffer; signal?: AbortSignal }> {
+  private async receive(file: Promise<FileUpload>): Promise<{ bytes: Buffer; signal?: AbortSignal; fileName?: string }> {
     const maxBytes = this.deps.limits.uploadMaxBytes;
     try {
       const upload = (await file) as ReceivedFileUpload;
       upload.signal?.throwIfAborted();
       const bytes = await readStreamWithLimit(upload.createReadStream(), maxBytes, () => uploadTooLarge(maxBytes));
-      return { bytes, signal: upload.signal };
+      return { bytes, signal: upload.signal, fileName: upload.filename || undefined };
     } catch (error) {
       throw this.transferError(error);
     }

@@ -83,8 +83,8 @@ describe('POST /api/broker/v0/upload/<id>', () => {
     expect(notMultipart.body.error.message).toContain('multipart/form-data');
     const wrongField = await upload(flightId, good, 'paxlist.xlsx', 'file').expect(400);
     expect(wrongField.body.error.message).toContain('paxlist');
-    const csv = await upload(flightId, Buffer.from('surname,name\nRossi,Mario\n'), 'paxlist.csv').expect(415);
-    expect(csv.body.error.message).toMatch(/xlsx/i);
+    const pdf = await upload(flightId, Buffer.from('%PDF-1.7\n%âãÏÓ\n1 0 obj'), 'paxlist.pdf').expect(415);
+    expect(pdf.body.error.message).toMatch(/^The file is a PDF document, not a spreadsheet\. A passenger list is read from an \.xlsx or \.ods workbook or a CSV file/);
     await upload(flightId, Buffer.alloc(300_000, 1)).expect(413);
   });
 

@@ -20,6 +20,8 @@ export interface KeptRow {
   values: CellContent[];
   /** The row is hidden (by hand or by a filter). */
   hidden?: boolean;
+  /** The file says a filter hid it (an .ods); an .xlsx row's filter is judged from its autofilters. */
+  filtered?: boolean;
   /** A passenger cell of the row holds a SUBTOTAL or AGGREGATE formula: a totals row. */
   subtotal?: boolean;
 }

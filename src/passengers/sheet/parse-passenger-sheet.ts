@@ -9,11 +9,11 @@ import { PASSENGER_SHEET_COLUMNS } from './heading-aliases';
 import { columnLetters, fillMergedBlocks, type KeptRow, type MergedRange } from './merged-cells';
 import { PassengerListBuilder } from './passenger-list-builder';
 import { ReadBudget } from './read-budget';
-import { readSharedStrings } from './shared-strings';
+import { openSpreadsheet } from './open-spreadsheet';
 import { sheetError } from './sheet-error';
 import { addListRows, DEFAULT_HIDDEN_ROWS, RowVisibility, type HiddenRowsPolicy } from './row-visibility';
-import { readWorksheet, type SheetAutoFilter, type SheetCell, type SheetRowInfo, type SheetRowSink } from './worksheet-reader';
-import { openXlsxPackage, readSheetTables, type SheetPart } from './xlsx-package';
+import type { OfferedSheet } from './spreadsheet-source';
+import type { SheetAutoFilter, SheetCell, SheetRowInfo, SheetRowSink } from './worksheet-reader';
 
 export type PassengerSheetLimits = Pick<
   LimitsConfig,
@@ -61,6 +61,8 @@ export interface PassengerSheetOptions {
    * PassengerSheetError, so the caller can tell an abandoned upload from a refused one.
    */
   signal?: AbortSignal;
+  /** The uploaded file's name, if known: a CSV file's one sheet is named after it in messages. */
+  fileName?: string;
 }
 
 export interface PassengerSheetResult {
@@ -68,7 +70,7 @@ export interface PassengerSheetResult {
   records: PassengerRecord[];
   /** Things the caller may show but that did not stop the upload (ignored columns). */
   warnings: string[];
-  /** The worksheet the list was read from. */
+  /** The worksheet the list was read from (for a CSV file, its name without extension, or "CSV"). */
   sheetName: string;
 }
 
@@ -185,6 +187,7 @@ class ListSheetScan implements SheetRowSink {
     if (last && last.sheetRow >= sheetRow) this.inOrder = false;
     const row: KeptRow = { sheetRow, values };
     if (info.hidden) row.hidden = true;
+    if (info.filtered) row.filtered = true;
     if (subtotal) row.subtotal = true;
     this.rows.push(row);
     // Merged blocks only fill blanks of kept rows, so these counts already bound the passenger count;
@@ -220,11 +223,11 @@ function incompleteReason(header: HeaderRow): string {
 const NO_HEADER = `no row among its first ${HEADER_SEARCH_ROWS} names two passenger columns`;
 
 /**
- * Parses an .xlsx passenger list into Passenger records. The list is the first visible worksheet
+ * Parses a passenger list (.xlsx, .ods or CSV, told from the bytes) into Passenger records. The list is the first visible worksheet
  * with a complete header row (a row naming the required passenger columns among its first 30
  * rows); sheets before it are skipped, each for a reason given in the warnings (or in the refusal
  * when no sheet qualifies). Throws PassengerSheetError (`status`, `code`, `details`): 400 empty
- * file, 413 over a size or work limit, 415 not an .xlsx or damaged, 422 no usable header, no rows,
+ * file, 413 over a size or work limit, 415 not a spreadsheet of those formats, or damaged, 422 no usable header, no rows,
  * a structural limit (nesting, text length, cells per row) or row problems (the first 100 by row,
  * each with row_number, sheet_row, column and message, and the count of all). When `signal` fires
  * it rejects with `signal.reason` instead.
@@ -248,31 +251,44 @@ export async function parsePassengerSheet(
     signal,
   });
   budget.checkpoint();
-  const workbook = await openXlsxPackage(bytes, limits, budget);
-  const sharedStrings = workbook.sharedStrings ? await readSharedStrings(bytes, workbook.sharedStrings, budget) : [];
+  const workbook = await openSpreadsheet(bytes, { limits, budget, fileName: options.fileName });
   const today = options.today ?? new Date();
   const normalize = { today: isoDay(today), defaultPhoneRegion: options.defaultPhoneRegion, date1904: workbook.date1904 };
 
-  const skipped: { sheet: SheetPart; reason: string }[] = [];
-  let bestIncomplete: { sheet: SheetPart; header: HeaderRow } | undefined;
-  for (const sheet of workbook.sheets) {
-    if (!sheet.entry) {
-      skipped.push({ sheet, reason: sheet.skipped ?? 'it cannot be read' });
-      continue;
+  const skipped: { sheet: OfferedSheet; reason: string }[] = [];
+  let bestIncomplete: { sheet: OfferedSheet; header: HeaderRow } | undefined;
+  let scanned: { sheet: OfferedSheet; scan: ListSheetScan } | undefined;
+  let found: { sheet: OfferedSheet; scan: ListSheetScan; header: HeaderRow } | undefined;
+  // Called once the sheet last scanned has been read: the list, or a sheet skipped and why.
+  const judgeScanned = () => {
+    if (!scanned) return;
+    const { sheet, scan } = scanned;
+    scanned = undefined;
+    if (scan.header) found = { sheet, scan, header: scan.header };
+    else if (scan.incomplete) {
+      skipped.push({ sheet, reason: incompleteReason(scan.incomplete) });
+      if (!bestIncomplete || scan.incomplete.columns.length > bestIncomplete.header.columns.length) {
+        bestIncomplete = { sheet, header: scan.incomplete };
+      }
+    } else skipped.push({ sheet, reason: NO_HEADER });
+  };
+  let offered = 0;
+  await workbook.readSheets((sheet) => {
+    judgeScanned();
+    if (found) return 'stop';
+    offered += 1;
+    if (sheet.skipped !== undefined) {
+      skipped.push({ sheet, reason: sheet.skipped });
+      return 'skip';
     }
-    const scan = new ListSheetScan(sheet.name, limits.uploadMaxColumns, limits.uploadMaxRows);
-    await readWorksheet(sheet.entry, bytes, { sharedStrings, budget }, scan);
-    const { header } = scan;
-    if (!header) {
-      if (scan.incomplete) {
-        skipped.push({ sheet, reason: incompleteReason(scan.incomplete) });
-        if (!bestIncomplete || scan.incomplete.columns.length > bestIncomplete.header.columns.length) {
-          bestIncomplete = { sheet, header: scan.incomplete };
-        }
-      } else skipped.push({ sheet, reason: NO_HEADER });
-      continue;
-    }
-    const tables = await readSheetTables(workbook, sheet, budget);
+    scanned = { sheet, scan: new ListSheetScan(sheet.name, limits.uploadMaxColumns, limits.uploadMaxRows) };
+    return scanned.scan;
+  });
+  judgeScanned();
+
+  if (found) {
+    const { sheet, scan, header } = found;
+    const tables = (await sheet.tables?.()) ?? [];
     budget.countCell(scan.settle());
     const list = new PassengerListBuilder(header, {
       flightId: options.flightId,
@@ -293,10 +309,10 @@ export async function parsePassengerSheet(
     });
     const { records, warnings } = list.finish(sheet.name);
     const notes = skipped.map(({ sheet: other, reason }) => `Sheet ${quoted(other.name)} was skipped: ${reason}`);
-    return { records, warnings: [...notes, ...rowNotes, ...warnings], sheetName: sheet.name };
+    return { records, warnings: [...workbook.warnings, ...notes, ...rowNotes, ...warnings], sheetName: sheet.name };
   }
 
-  const lookedAt = workbook.sheets.length
+  const lookedAt = offered
     ? ` Sheets looked at: ${skipped
         .slice(0, 20)
         .map(({ sheet, reason }) => `${quoted(sheet.name)} (${reason})`)

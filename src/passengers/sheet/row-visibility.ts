@@ -55,6 +55,7 @@ export class RowVisibility {
   kind(row: KeptRow): RowKind {
     if (row.subtotal || this.totalsRows.has(row.sheetRow)) return 'totals';
     if (!row.hidden) return 'passenger';
+    if (row.filtered) return 'filtered';
     if (underFilter(this.sheetFilter, row.sheetRow)) return 'filtered';
     const filtered = this.tables.some((t) => overlaps(t.range, this.listRange) && underFilter(t.autoFilter, row.sheetRow));
     return filtered ? 'filtered' : 'hidden';

@@ -42,11 +42,11 @@ export class PassengerSheetError extends Error {
   }
 }
 
-export const XLSX_EXPECTED =
-  'An .xlsx (Office Open XML) workbook was expected: in Excel or LibreOffice use "Save as" and choose "Excel Workbook (.xlsx)"';
+export const SPREADSHEET_EXPECTED =
+  'A passenger list is read from an .xlsx or .ods workbook or a CSV file: in Excel or LibreOffice use "Save as" and choose "Excel Workbook (.xlsx)"';
 
 export const sheetError = {
-  unsupported: (what: string) => new PassengerSheetError('UNSUPPORTED_MEDIA_TYPE', `${what}. ${XLSX_EXPECTED}.`),
+  unsupported: (what: string) => new PassengerSheetError('UNSUPPORTED_MEDIA_TYPE', `${what}. ${SPREADSHEET_EXPECTED}.`),
   tooLarge: (message: string) => new PassengerSheetError('PAYLOAD_TOO_LARGE', message),
   unprocessable: (message: string, details: SheetProblem[] = []) =>
     new PassengerSheetError('UNPROCESSABLE', message, details),

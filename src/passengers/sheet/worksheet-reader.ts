@@ -18,9 +18,14 @@ export interface SheetCell {
   subtotal?: boolean;
 }
 
-/** How a row is shown: `hidden` for a row the user does not see (by hand or by a filter). */
+/**
+ * How a row is shown: `hidden` for a row the user does not see (by hand or by a filter);
+ * `filtered` when the format itself says a filter hid it (an .ods's `table:visibility="filter"`).
+ * An .xlsx row says only `hidden`: whether a filter did it is judged from the sheet's autofilters.
+ */
 export interface SheetRowInfo {
   hidden: boolean;
+  filtered?: boolean;
 }
 
 /** A sheet's autofilter: its range, and whether it filters on anything (a criterion on some column). */
@@ -28,6 +33,12 @@ export interface SheetAutoFilter {
   range: MergedRange;
   filtering: boolean;
 }
+
+/**
+ * Why a row is not shown: hidden by hand (`collapse` in OpenDocument), or filtered out by an
+ * autofilter (`filter`).
+ */
+export type RowHiding = 'hidden' | 'filtered';
 
 /** Where the rows of a worksheet go as they stream past. */
 export interface SheetRowSink {

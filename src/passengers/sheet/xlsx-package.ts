@@ -3,7 +3,7 @@ import type { ReadBudget } from './read-budget';
 import { sheetError } from './sheet-error';
 import { isTrue, parseRange, type SheetAutoFilter } from './worksheet-reader';
 import { prefixedAttribute, readXmlPart, type XmlPartHandler } from './xml-part-reader';
-import { readZipDirectory, ZipFormatError, type ZipEntry } from './zip-directory';
+import type { ZipEntry } from './zip-directory';
 import { checkReadable, damagedFile } from './zip-part';
 
 /** A sheet of the workbook, in tab order: its part, or why it is not read. */
@@ -41,32 +41,8 @@ export interface SheetTable {
   autoFilter?: SheetAutoFilter;
 }
 
-export interface PackageLimits {
-  uploadMaxUncompressedBytes: number;
-}
-
-const OLE2 = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
-const ZIP_LOCAL = Buffer.from('PK\x03\x04', 'latin1');
-const ZIP_EMPTY = Buffer.from('PK\x05\x06', 'latin1');
-
-function describeNonZip(bytes: Buffer): string {
-  if (bytes.subarray(0, 8).equals(OLE2)) {
-    return 'The file is an Excel 97-2003 workbook (.xls) or a password-protected file, not an .xlsx';
-  }
-  const head = bytes.subarray(0, 8).toString('latin1');
-  if (head.startsWith('%PDF')) return 'The file is a PDF document, not a spreadsheet';
-  if (/^\s*<(\?xml|html|!doctype)/i.test(bytes.subarray(0, 64).toString('latin1'))) {
-    return 'The file is an XML or HTML document, not an .xlsx workbook';
-  }
-  if (!bytes.subarray(0, 4096).includes(0)) return 'The file is plain text (CSV or similar), not an .xlsx workbook';
-  return 'The file is not an .xlsx workbook';
-}
-
 function describeNonWorkbook(names: Set<string>): string {
-  if (names.has('mimetype') && names.has('content.xml')) {
-    return 'The file is an OpenDocument spreadsheet (.ods), not an .xlsx workbook';
-  }
-  if (names.has('word/document.xml')) return 'The file is a Word document, not an .xlsx workbook';
+  if (names.has('word/document.xml')) return 'The file is a Word document, not a spreadsheet';
   return 'The file is a zip archive but not an .xlsx workbook (it has no xl/workbook.xml)';
 }
 
@@ -176,29 +152,12 @@ async function readWorkbook(bytes: Buffer, entry: ZipEntry, budget: ReadBudget) 
 }
 
 /**
- * Checks that `bytes` are an .xlsx workbook within the size limit and finds its parts the way the
+ * Finds the parts of an .xlsx (its zip directory already read and its size judged) the way the
  * package says: the workbook through `_rels/.rels` (falling back to `xl/workbook.xml`), the sheets
  * and shared strings through the workbook's relationships, part names compared without regard to
- * case. Throws PassengerSheetError: 400 empty file, 415 not an .xlsx or damaged, 413 too large
- * when decompressed (judged from the directory; each part is counted again while it inflates).
+ * case. Throws PassengerSheetError 415 when it is not an .xlsx or is damaged.
  */
-export async function openXlsxPackage(bytes: Buffer, limits: PackageLimits, budget: ReadBudget): Promise<XlsxPackage> {
-  if (bytes.length === 0) throw sheetError.badRequest('The uploaded file is empty');
-  const head = bytes.subarray(0, 4);
-  if (!head.equals(ZIP_LOCAL) && !head.equals(ZIP_EMPTY)) throw sheetError.unsupported(describeNonZip(bytes));
-  let entries: ZipEntry[];
-  try {
-    entries = readZipDirectory(bytes);
-  } catch (error) {
-    if (error instanceof ZipFormatError) throw damagedFile(error.message);
-    throw error;
-  }
-  const declared = entries.reduce((sum, entry) => sum + entry.uncompressedSize, 0);
-  if (declared > limits.uploadMaxUncompressedBytes) {
-    throw sheetError.tooLarge(
-      `The workbook expands to ${declared} bytes when decompressed, over the limit of ${limits.uploadMaxUncompressedBytes} bytes`,
-    );
-  }
+export async function openXlsxPackage(bytes: Buffer, entries: readonly ZipEntry[], budget: ReadBudget): Promise<XlsxPackage> {
   const parts = new PartIndex(entries);
   const packageRels = parts.find('_rels/.rels');
   let workbookName = 'xl/workbook.xml';

@@ -123,10 +123,10 @@ export async function readXmlPart(bytes: Buffer, entry: ZipEntry, handler: XmlPa
     if (decoder) parser.write(decoder.decode());
     parser.close();
   } catch (error) {
-    if (error instanceof XmlSyntaxError) throw damagedFile(`${entry.name} is not well-formed XML (${error.message})`);
+    if (error instanceof XmlSyntaxError) throw damagedFile(`${entry.name} is not well-formed XML (${error.message})`, entry.container);
     // By its code: the decoder's TypeError may come from another realm (jest's sandbox).
     if ((error as { code?: string } | null)?.code === 'ERR_ENCODING_INVALID_ENCODED_DATA') {
-      throw damagedFile(`${entry.name} holds bytes that are not valid ${ENCODING_NAMES[decoder?.encoding ?? 'utf-8'] ?? 'UTF-8'} text`);
+      throw damagedFile(`${entry.name} holds bytes that are not valid ${ENCODING_NAMES[decoder?.encoding ?? 'utf-8'] ?? 'UTF-8'} text`, entry.container);
     }
     throw error;
   }

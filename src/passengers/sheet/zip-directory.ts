@@ -13,6 +13,8 @@ export interface ZipEntry {
   uncompressedSize: number;
   /** Where the entry's compressed data starts, after its local header. */
   dataOffset: number;
+  /** What the archive is, for messages about a damaged part (default an .xlsx workbook). */
+  container?: string;
 }
 
 /** The bytes are not a readable zip archive; the message says why. */

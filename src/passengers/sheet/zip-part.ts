@@ -8,7 +8,10 @@ const INFLATE_CHUNK = 64 * 1024;
 /** Past its declared size, a part may run on this far (or as far again as declared) before it is called a bomb. */
 const OVERRUN_ALLOWANCE = 1024 * 1024;
 
-export const damagedFile = (reason: string) => sheetError.unsupported(`The file is a damaged .xlsx workbook: ${reason}`);
+/** The document a zip holds, as messages name it. */
+export const XLSX_CONTAINER = '.xlsx workbook';
+
+export const damagedFile = (reason: string, container = XLSX_CONTAINER) => sheetError.unsupported(`The file is a damaged ${container}: ${reason}`);
 
 /** Unsupported storage of a part: encryption or a compression method other than stored or deflate. */
 export function checkReadable(entry: ZipEntry): void {
@@ -37,7 +40,7 @@ async function judgeOverrun(inflater: AsyncIterable<Buffer>, entry: ZipEntry, to
   } catch (error) {
     if (error instanceof PassengerSheetError) throw error;
   }
-  throw damagedFile(`${entry.name} is longer than its zip header declares (${entry.uncompressedSize} bytes) and does not match its checksum`);
+  throw damagedFile(`${entry.name} is longer than its zip header declares (${entry.uncompressedSize} bytes) and does not match its checksum`, entry.container);
 }
 
 /**
@@ -50,18 +53,18 @@ export async function* inflatePart(bytes: Buffer, entry: ZipEntry): AsyncGenerat
   checkReadable(entry);
   const data = bytes.subarray(entry.dataOffset, entry.dataOffset + entry.compressedSize);
   if (entry.method === 0) {
-    if (data.length !== entry.uncompressedSize) throw damagedFile(`${entry.name} is not as long as its zip header declares`);
+    if (data.length !== entry.uncompressedSize) throw damagedFile(`${entry.name} is not as long as its zip header declares`, entry.container);
     let crc = 0;
     for (let at = 0; at < data.length; at += INFLATE_CHUNK) {
       const chunk = data.subarray(at, at + INFLATE_CHUNK);
       crc = zlib.crc32(chunk, crc);
       if (at + chunk.length === data.length && crc >>> 0 !== entry.crc32 >>> 0) {
-        throw damagedFile(`${entry.name} does not match its checksum`);
+        throw damagedFile(`${entry.name} does not match its checksum`, entry.container);
       }
       if (at > 0) await nextTurn();
       yield chunk;
     }
-    if (data.length === 0 && entry.crc32 !== 0) throw damagedFile(`${entry.name} does not match its checksum`);
+    if (data.length === 0 && entry.crc32 !== 0) throw damagedFile(`${entry.name} does not match its checksum`, entry.container);
     return;
   }
   const inflater = zlib.createInflateRaw({ chunkSize: INFLATE_CHUNK });
@@ -75,7 +78,7 @@ export async function* inflatePart(bytes: Buffer, entry: ZipEntry): AsyncGenerat
       try {
         next = await chunks.next();
       } catch {
-        throw damagedFile(`${entry.name} cannot be decompressed`);
+        throw damagedFile(`${entry.name} cannot be decompressed`, entry.container);
       }
       if (next.done) break;
       const chunk = next.value;
@@ -83,12 +86,12 @@ export async function* inflatePart(bytes: Buffer, entry: ZipEntry): AsyncGenerat
       if (total > entry.uncompressedSize) await judgeOverrun({ [Symbol.asyncIterator]: () => chunks }, entry, total);
       crc = zlib.crc32(chunk, crc);
       if (total === entry.uncompressedSize && crc >>> 0 !== entry.crc32 >>> 0) {
-        throw damagedFile(`${entry.name} does not match its checksum`);
+        throw damagedFile(`${entry.name} does not match its checksum`, entry.container);
       }
       yield chunk;
     }
   } finally {
     inflater.destroy();
   }
-  if (total !== entry.uncompressedSize) throw damagedFile(`${entry.name} is shorter than declared`);
+  if (total !== entry.uncompressedSize) throw damagedFile(`${entry.name} is shorter than declared`, entry.container);
 }

@@ -20,7 +20,7 @@ import {
 
 const LIMITS = { uploadMaxBytes: 5 * 1024 * 1024, uploadMaxRows: 2000, uploadMaxColumns: 64, uploadMaxUncompressedBytes: 50 * 1024 * 1024 };
 const FIXTURES = path.join(__dirname, '../../fixtures/passengers');
-const XLSX_EXPECTED = 'An .xlsx (Office Open XML) workbook was expected';
+const SPREADSHEET_EXPECTED = 'A passenger list is read from an .xlsx or .ods workbook or a CSV file';
 
 async function refusal(input: Buffer | Readable, options: Partial<PassengerSheetOptions> = {}): Promise<PassengerSheetError> {
   const error = await parsePassengerSheet(input, { flightId: 1, limits: LIMITS, ...options }).then(
@@ -34,17 +34,20 @@ async function refusal(input: Buffer | Readable, options: Partial<PassengerSheet
 const fixture = (name: string) => readFileSync(path.join(FIXTURES, name));
 const sheetPartOf = (xlsx: Buffer) => readZip(xlsx).find((part) => part.name === 'xl/worksheets/sheet1.xml')!;
 
-describe('parsePassengerSheet: files that are not an .xlsx (415)', () => {
+describe('parsePassengerSheet: files that are not an .xlsx, .ods or CSV (415)', () => {
   it.each([
-    ['a CSV file', 'sources/english-shuffled.csv', 'The file is plain text (CSV or similar), not an .xlsx workbook'],
-    ['an Excel 97-2003 .xls', 'rich-features.xls', 'The file is an Excel 97-2003 workbook (.xls) or a password-protected file, not an .xlsx'],
+    [
+      'an Excel 97-2003 .xls',
+      'rich-features.xls',
+      'The file is an Excel 97-2003 workbook (.xls) or a password-protected file, which cannot be read; open it in Excel or LibreOffice, use "Save as" and choose "Excel Workbook (.xlsx)", "ODF Spreadsheet (.ods)" or "CSV UTF-8"',
+    ],
     ['a PDF renamed to .xlsx', 'renamed-pdf.xlsx', 'The file is a PDF document, not a spreadsheet'],
-    ['an OpenDocument spreadsheet', 'rich-features.ods', 'The file is an OpenDocument spreadsheet (.ods), not an .xlsx workbook'],
-  ])('refuses %s, saying an .xlsx was expected', async (_what, file, reason) => {
+    ['a flat OpenDocument file', 'sources/rich-features.fods', 'The file is an XML or HTML document, not a spreadsheet (a flat .fods or an "XML Spreadsheet 2003" is not read)'],
+  ])('refuses %s, saying which formats are read', async (_what, file, reason) => {
     const error = await refusal(fixture(file));
     expect(error.status).toBe(415);
     expect(error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
-    expect(error.message).toBe(`${reason}. ${XLSX_EXPECTED}: in Excel or LibreOffice use "Save as" and choose "Excel Workbook (.xlsx)".`);
+    expect(error.message).toBe(`${reason}. ${SPREADSHEET_EXPECTED}: in Excel or LibreOffice use "Save as" and choose "Excel Workbook (.xlsx)".`);
   });
 
   it('refuses a zip archive that holds no workbook', async () => {
