@@ -61,6 +61,8 @@ export class ChangeFeedReader implements ChangeFeed {
   private reading: Promise<void> | undefined;
   private again = false;
   private holePending = false;
+  /** The position was just reset: the first event after it may be far ahead (the counter was not reset). */
+  private resynced = false;
   private stopped = false;
   private failures = 0;
 
@@ -153,7 +155,7 @@ export class ChangeFeedReader implements ChangeFeed {
   /** Hands out the events that follow without a hole (or after one held long enough); false when it stopped at one. */
   private deliverInOrder(docs: ChangeEventDocument[]): boolean {
     for (const doc of docs) {
-      if (doc.seq !== this.last! + 1) {
+      if (doc.seq !== this.last! + 1 && !this.resynced) {
         const now = Date.now();
         this.gapSince ??= now;
         if (now - this.gapSince < (this.options.gapWaitMs ?? 250)) {
@@ -165,6 +167,7 @@ export class ChangeFeedReader implements ChangeFeed {
       }
       this.gapSince = undefined;
       this.holePending = false;
+      this.resynced = false;
       this.last = doc.seq;
       this.deliver(doc);
     }
@@ -209,6 +212,7 @@ export class ChangeFeedReader implements ChangeFeed {
     this.gapSince = undefined;
     this.holePending = false;
     this.watched.clear();
+    this.resynced = true;
     this.soundAt = now;
     const recent = await this.changeEvents.find({ seq: { $lte: newest }, at: { $gte: since } }).sort({ seq: 1 }).limit(this.options.batchSize ?? 500).lean<ChangeEventDocument[]>().exec();
     for (const doc of recent) this.deliver(doc);
