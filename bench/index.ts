@@ -8,6 +8,7 @@ import { formatAuthBench, runAuthBench } from './auth.bench';
 import { formatEngineBench, runEngineBench } from './engine.bench';
 import { formatPushBench, runPushBench } from './passenger-push.bench';
 import { formatSheetBench, runSheetBench } from './sheet.bench';
+import { formatSlowSubscribersBench, runSlowSubscribersBench } from './slow-subscribers.bench';
 import { formatSubscriptionsBench, runSubscriptionsBench } from './subscriptions.bench';
 import { formatTimelineBench, runTimelineBench } from './timeline.bench';
 import { formatWorstCaseBench, runWorstCaseBench } from './worst-case.bench';
@@ -21,6 +22,7 @@ const BENCHES: Record<string, () => Promise<string>> = {
   push: async () => formatPushBench(await runPushBench()),
   'worst-case': async () => formatWorstCaseBench(await runWorstCaseBench()),
   subscriptions: async () => formatSubscriptionsBench(await runSubscriptionsBench()),
+  'slow-subscribers': async () => formatSlowSubscribersBench(await runSlowSubscribersBench()),
   webhooks: async () => formatWebhookBench(await runWebhookBench()),
 };
 
