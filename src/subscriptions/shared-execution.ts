@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createSourceEventStream, execute, type DocumentNode, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import type { ChangeEvent } from '../changes/change-event';
 import type { GraphQLContext } from '../context';
@@ -27,8 +28,11 @@ export function createSharedSubscribe(): (args: ExecutionArgs) => Promise<Subscr
     let documentKey = documentKeys.get(args.document);
     if (documentKey === undefined) documentKeys.set(args.document, (documentKey = ++documents));
     // Documents are parsed per subscribe message; their text, not their object, makes two alike.
+    // Hashed: the cache's keys stay small whatever the size of the document.
     const alike = principal
-      ? JSON.stringify([principal.subject, [...principal.scopes].sort(), args.document.loc?.source.body ?? `#${documentKey}`, args.operationName ?? null, args.variableValues ?? null])
+      ? createHash('sha256')
+          .update(JSON.stringify([principal.subject, [...principal.scopes].sort(), args.document.loc?.source.body ?? `#${documentKey}`, args.operationName ?? null, args.variableValues ?? null]))
+          .digest('base64')
       : undefined;
     const run = (payload: unknown) => execute({ ...args, rootValue: payload });
     return mapStream(stream as AsyncIterableIterator<unknown>, (payload) => {
