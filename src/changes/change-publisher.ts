@@ -29,7 +29,7 @@ export const OUTBOX_LEASE_MS = 30_000;
 /** Tries of a number whose event collided with a stored one's `seq` (the counter went backwards). */
 const SEQUENCE_REPAIR_TRIES = 3;
 
-type OutboxDocument = { outbox?: PendingChangeEvent[] };
+type OutboxDocument = { outbox?: PendingChangeEvent[]; outboxLease?: { owner: string; until: Date } };
 
 /**
  * Moves committed events from a document's outbox into `change_events`, giving each the next
@@ -69,21 +69,29 @@ export class ChangePublisher {
     const owner = randomUUID();
     const take = async () => {
       const now = new Date();
+      // The document as it was: a lease left on it means a publisher before us stopped part-way.
       return (await documents.findOneAndUpdate(
         { flightId, 'outbox.0': { $exists: true }, $or: [{ outboxLease: { $exists: false } }, { 'outboxLease.until': { $lt: now } }] },
         { $set: { outboxLease: { owner, until: new Date(now.getTime() + OUTBOX_LEASE_MS) } } },
-        { projection: { _id: 0, outbox: 1 }, returnDocument: 'after' },
+        { projection: { _id: 0, outbox: 1, outboxLease: 1 }, returnDocument: 'before' },
       )) as OutboxDocument | null;
     };
     // Nothing to publish, or another publisher holds the outbox and publishes what it holds.
     let held = await take();
     while (held?.outbox?.length) {
       const pending = held.outbox;
-      // Entries a previous holder stored before it died or stalled are not stored twice.
-      const stored = await this.storedIds(pending);
-      // One number at a time, each taken after the entry before it is stored: an entry's number is
-      // always above those of the entries before it.
-      for (const event of pending) if (!stored.has(event.id)) await this.store(event);
+      try {
+        // Entries a previous holder stored before it died or failed are not stored twice.
+        const stored = held.outboxLease ? await this.storedIds(pending) : new Set<string>();
+        // One number at a time, each taken after the entry before it is stored: an entry's number is
+        // always above those of the entries before it.
+        for (const event of pending) if (!stored.has(event.id)) await this.store(event);
+      } catch (error) {
+        // Left expired rather than removed: the next publisher (a retry, the sweep) need not wait
+        // for it, and knows to skip what this one stored.
+        await documents.updateOne({ flightId, 'outboxLease.owner': owner }, { $set: { 'outboxLease.until': new Date(0) } }).catch(() => undefined);
+        throw error;
+      }
       const rest = (await documents.findOneAndUpdate(
         { flightId, 'outboxLease.owner': owner },
         { $pull: { outbox: { id: { $in: pending.map((event) => event.id) } } } as never, $unset: { outboxLease: '' } },

@@ -127,6 +127,22 @@ describe('change feed: no event lost to an open subscription, whatever the seque
     timeline.unsubscribe();
   });
 
+  it('finishes the outbox of a publisher that died after storing part of it: what it stored is not stored again', async () => {
+    const flightId = await flightOn(9);
+    const at = new Date(Date.now() - 60_000);
+    const entries = ['a', 'b'].map((name) => ({ id: `evt_died-${name}-${flightId}`, type: 'flight.updated', at, flightId, subject: 'x', flight: null, previous: null }));
+    // It stored the first entry under a number, then died holding the outbox (its lease has lapsed since).
+    const seq = (await counter()) + 1;
+    await db().collection('counters').updateOne({ _id: 'change_event' } as never, { $set: { seq } });
+    await db().collection('change_events').insertOne({ _id: entries[0].id, seq, ...entries[0], webhooksDispatched: false } as never);
+    await db().collection('flights').updateOne({ flightId }, { $push: { outbox: { $each: entries } }, $set: { outboxLease: { owner: 'dead', until: new Date(Date.now() - 1000) } } } as never);
+
+    await reader.gateway.changes.sweep();
+    const stored = await db().collection('change_events').find({ seq: { $gte: seq } }).sort({ seq: 1 }).toArray();
+    expect(stored.map((event) => [event._id, event.seq])).toEqual([[entries[0].id, seq], [entries[1].id, seq + 1]]);
+    expect(await db().collection('flights').findOne({ flightId }, { projection: { _id: 0, outbox: 1, outboxLease: 1 } })).toEqual({ outbox: [] });
+  });
+
   it('publishes each event of many pushes on one list at once, from two processes, once: no placeholder numbers', async () => {
     const flightId = await flightOn(8);
     const before = await counter();
