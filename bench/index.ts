@@ -9,6 +9,7 @@ import { formatEngineBench, runEngineBench } from './engine.bench';
 import { formatMetricsBench, runMetricsBench } from './metrics.bench';
 import { formatPushBench, runPushBench } from './passenger-push.bench';
 import { formatSheetBench, runSheetBench } from './sheet.bench';
+import { formatSlowSubscribersBench, runSlowSubscribersBench } from './slow-subscribers.bench';
 import { formatSubscriptionsBench, runSubscriptionsBench } from './subscriptions.bench';
 import { formatTimelineBench, runTimelineBench } from './timeline.bench';
 import { formatWorstCaseBench, runWorstCaseBench } from './worst-case.bench';
@@ -22,6 +23,7 @@ const BENCHES: Record<string, () => Promise<string>> = {
   push: async () => formatPushBench(await runPushBench()),
   'worst-case': async () => formatWorstCaseBench(await runWorstCaseBench()),
   subscriptions: async () => formatSubscriptionsBench(await runSubscriptionsBench()),
+  'slow-subscribers': async () => formatSlowSubscribersBench(await runSlowSubscribersBench()),
   webhooks: async () => formatWebhookBench(await runWebhookBench()),
   metrics: async () => formatMetricsBench(await runMetricsBench()),
 };

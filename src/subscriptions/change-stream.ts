@@ -1,5 +1,12 @@
 import type { ChangeEvent, ChangeFeed } from '../changes/change-event';
 
+/** The change event a stream's payload was selected from (payloads are objects made per stream). */
+const sourceEvents = new WeakMap<object, ChangeEvent>();
+
+export function sourceEventOf(payload: unknown): ChangeEvent | undefined {
+  return typeof payload === 'object' && payload !== null ? sourceEvents.get(payload) : undefined;
+}
+
 /** Returned by a selector to end the stream after what is queued (e.g. the flight was deleted). */
 export const END_OF_STREAM = Symbol('end of stream');
 
@@ -63,6 +70,7 @@ export class ChangeStream<T> implements AsyncIterableIterator<T> {
       this.end();
       return;
     }
+    if (typeof selected === 'object' && selected !== null) sourceEvents.set(selected, event);
     if (this.waiting) {
       const resolve = this.waiting;
       this.waiting = undefined;

@@ -25,7 +25,14 @@ export function createResultShaping(logger: Logger, responseMaxBytes: number) {
     if (omitted > 0) shown.push({ message: `${omitted} more errors not listed (only the first ${MAX_ERROR_DETAILS} are)`, extensions: { code: shown[0].extensions?.code ?? ErrorCode.INTERNAL_SERVER_ERROR, omitted } });
     return shown;
   };
+  // One result object is shared by the alike subscriptions of an event (shared-execution.ts): shaped once.
+  const shapedResults = new WeakMap<ExecutionResult, FormattedExecutionResult>();
   const result = (executed: ExecutionResult): FormattedExecutionResult => {
+    let shapedResult = shapedResults.get(executed);
+    if (!shapedResult) shapedResults.set(executed, (shapedResult = shape(executed)));
+    return shapedResult;
+  };
+  const shape = (executed: ExecutionResult): FormattedExecutionResult => {
     const shaped: FormattedExecutionResult = { ...executed, errors: executed.errors ? errors(executed.errors) : undefined };
     if (!shaped.errors) delete shaped.errors;
     const bytes = utf8Length(JSON.stringify(shaped));

@@ -14,6 +14,7 @@ import { authenticateConnection, ConnectionRefused } from './connection-auth';
 import { LiveConnection } from './live-connection';
 import { createOperationGuards } from './operation-guards';
 import { createResultShaping } from './result-format';
+import { createSharedSubscribe } from './shared-execution';
 import { SubjectLimits } from './subject-limits';
 import { lendSubscriptionControls } from './subscription-context';
 
@@ -61,6 +62,7 @@ export function createSubscriptionServer({ schema, config, logger, services, aut
 
   const protocol = makeServer<ConnectionParams, LiveConnection>({
     schema,
+    subscribe: createSharedSubscribe(),
     connectionInitWaitTimeout: limits.connectionInitTimeoutMs,
     async onConnect(ctx) {
       const connection = ctx.extra;

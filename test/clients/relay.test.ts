@@ -1,69 +1,12 @@
-import {
-  GraphQLList,
-  GraphQLObjectType,
-  getNamedType,
-  getNullableType,
-  isObjectType,
-  parse,
-  type FieldNode,
-  type GraphQLSchema,
-  type OperationDefinitionNode,
-  type SelectionSetNode,
-  type ValueNode,
-} from 'graphql';
-import { Environment, Network, RecordSource, Store, createOperationDescriptor, fetchQuery, type ConcreteRequest, type GraphQLResponse, type Variables } from 'relay-runtime';
+import type { GraphQLSchema } from 'graphql';
+import { Environment, Network, RecordSource, Store, createOperationDescriptor, fetchQuery, type GraphQLResponse, type Variables } from 'relay-runtime';
 import { gatewaySchema } from '../../src/graphql/schema';
 import { PushPassengerListDocument } from '../../src/graphql/generated/operations';
 import { passengerRecord } from '../helpers/passengers';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { createFlight, createReferenceData } from '../helpers/timeline-fixtures';
 import { listen } from './listening-app';
-
-/*
- * Relay's runtime reads artifacts that relay-compiler writes from graphql`` tags. Rather than add a
- * build step, this turns the query text into the same artifact (Reader and normalization ASTs) with
- * graphql-js and the service's schema. The runtime, its store and its default getDataID (`id` alone)
- * are Relay's own.
- */
-function relayRequest(schema: GraphQLSchema, text: string): ConcreteRequest {
-  const document = parse(text);
-  const operation = document.definitions[0] as OperationDefinitionNode;
-  const name = operation.name!.value;
-
-  const argument = (node: { name: { value: string }; value: ValueNode }) =>
-    node.value.kind === 'Variable'
-      ? { kind: 'Variable', name: node.name.value, variableName: node.value.name.value }
-      : { kind: 'Literal', name: node.name.value, value: (node.value as { value: unknown }).value };
-
-  const selections = (set: SelectionSetNode, parent: GraphQLObjectType | null): unknown[] =>
-    set.selections.map((selection) => {
-      if (selection.kind === 'InlineFragment') {
-        const type = schema.getType(selection.typeCondition!.name.value) as GraphQLObjectType;
-        return { kind: 'InlineFragment', type: type.name, abstractKey: null, selections: selections(selection.selectionSet, type) };
-      }
-      const field = selection as FieldNode;
-      const common = { alias: field.alias?.value ?? null, name: field.name.value, args: field.arguments?.length ? field.arguments.map(argument) : null, storageKey: null };
-      if (!field.selectionSet) return { kind: 'ScalarField', ...common };
-      const definition = (parent ?? schema.getQueryType()!).getFields()[field.name.value];
-      const type = getNamedType(definition.type);
-      return {
-        kind: 'LinkedField',
-        ...common,
-        concreteType: isObjectType(type) ? type.name : null,
-        plural: getNullableType(definition.type) instanceof GraphQLList,
-        selections: selections(field.selectionSet, isObjectType(type) ? type : null),
-      };
-    });
-
-  const argumentDefinitions = (operation.variableDefinitions ?? []).map((variable) => ({ kind: 'LocalArgument', name: variable.variable.name.value, defaultValue: null }));
-  const rootSelections = selections(operation.selectionSet, null);
-  return {
-    kind: 'Request',
-    fragment: { kind: 'Fragment', name, type: 'Query', abstractKey: null, metadata: null, argumentDefinitions, selections: rootSelections },
-    operation: { kind: 'Operation', name, argumentDefinitions, selections: rootSelections },
-    params: { id: null, cacheID: name, name, operationKind: 'query', text, metadata: {} },
-  } as unknown as ConcreteRequest;
-}
+import { relayRequest } from './relay-artifact';
 
 const FLIGHTS_QUERY = /* GraphQL */ `
   query RelayFlights($start: String!, $end: String!) {
