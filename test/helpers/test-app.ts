@@ -6,7 +6,7 @@ import { createApp, type GatewayApp } from '../../src/app';
 import { ALL_SCOPES, mintToken } from '../../src/auth';
 import { loadConfig, type Config } from '../../src/config';
 import { openDatabase, type Database } from '../../src/db/database';
-import { createLogger } from '../../src/logger';
+import { createLogger, type Logger } from '../../src/logger';
 import { testDatabaseUri, uniqueDatabaseName } from './database';
 
 export const TEST_SECRET = 'test-secret-that-is-at-least-32-bytes-long!';
@@ -41,7 +41,8 @@ export async function startTestApp(
    * `dbName`: share this database with other apps (several service processes on one database);
    * only the app that created it (the first) drops it on close.
    */
-  options: { monitorCommands?: boolean; devToken?: string; serverUri?: string; dbName?: string } = {},
+  /** `logger`: where the app logs (a test that reads the log); a silent one by default. */
+  options: { monitorCommands?: boolean; devToken?: string; serverUri?: string; dbName?: string; logger?: Logger } = {},
 ): Promise<TestApp> {
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -53,7 +54,7 @@ export async function startTestApp(
     LOG_LEVEL: 'silent',
     ...env,
   });
-  const logger = createLogger(config);
+  const logger = options.logger ?? createLogger(config);
   const dbName = options.dbName ?? uniqueDatabaseName(name);
   const database = await openDatabase(config, logger, { uri: databaseUri(dbName, options.serverUri), monitorCommands: options.monitorCommands });
   await database.ready;
