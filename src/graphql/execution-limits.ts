@@ -32,37 +32,33 @@ export function checkExecutionTime(context: unknown): void {
 /**
  * Makes the fields where work multiplies check the deadline: every query root field (before it
  * starts and when its data arrives, so a late answer is dropped rather than completed row by
- * row) and every list field below. Mutations are checked only before they start: a write that
- * happened must be reported as such, so nothing below a mutation is checked. Changes `schema` in
- * place; call once per schema.
+ * row) and every list field below. A mutation is never stopped by the clock, neither between its
+ * fields nor below them: each root field writes, and graphql-js can only answer a field it did not
+ * run with an error that nulls the whole `data` (the fields are non-null), hiding the writes that
+ * happened. Its work is bounded before it starts instead (aliases, cost), and every write is
+ * reported. Changes `schema` in place; call once per schema.
  */
 export function enforceExecutionDeadline(schema: GraphQLSchema): GraphQLSchema {
   const queryType = schema.getQueryType();
   const mutationType = schema.getMutationType();
   for (const type of Object.values(schema.getTypeMap())) {
-    if (!isObjectType(type) || type.name.startsWith('__')) continue;
+    if (!isObjectType(type) || type.name.startsWith('__') || type === mutationType) continue;
     for (const field of Object.values(type.getFields())) {
-      const isMutation = type === mutationType;
-      if (!isMutation && type !== queryType && !isListType(getNullableType(field.type))) continue;
+      if (type !== queryType && !isListType(getNullableType(field.type))) continue;
       const resolve = field.resolve ?? defaultFieldResolver;
-      field.resolve = isMutation
-        ? (source, args, context, info) => {
+      field.resolve = (source, args, context, info) => {
+        // Below a mutation the write has happened: its result is always delivered.
+        if (info.operation.operation === 'mutation') return resolve(source, args, context, info);
+        checkExecutionTime(context);
+        const value = resolve(source, args, context, info);
+        if (value instanceof Promise) {
+          return value.then((resolved) => {
             checkExecutionTime(context);
-            return resolve(source, args, context, info);
-          }
-        : (source, args, context, info) => {
-            // Below a mutation the write has happened: its result is always delivered.
-            if (info.operation.operation === 'mutation') return resolve(source, args, context, info);
-            checkExecutionTime(context);
-            const value = resolve(source, args, context, info);
-            if (value instanceof Promise) {
-              return value.then((resolved) => {
-                checkExecutionTime(context);
-                return resolved;
-              });
-            }
-            return value;
-          };
+            return resolved;
+          });
+        }
+        return value;
+      };
     }
   }
   return schema;

@@ -191,6 +191,21 @@ describe('GraphQL execution limits', () => {
     expect(error.message).toContain('limit of 1 ms');
     expect(response.body.errors).toHaveLength(1);
   });
+
+  it('runs every field of a mutation past GRAPHQL_TIMEOUT_MS and reports each write', async () => {
+    const fields = Array.from({ length: 20 }, (_, index) => {
+      const input = `{ flightNumber: "TMO${100 + index}", resourceId: 1, departureIcao: "LIRF", departureAt: "2027-03-01T09:00:00Z", arrivalIcao: "LIML", arrivalAt: "2027-03-01T10:10:00Z" }`;
+      return `f${index}: createFlight(input: ${input}) { flightId flightNumber }`;
+    });
+    const response = await post(small, { query: `mutation { ${fields.join(' ')} }` }, await small.token(['flights:write']));
+    expect(response.body.errors).toBeUndefined();
+    expect(response.status).toBe(200);
+    const reported = Object.values(response.body.data as Record<string, { flightId: number; flightNumber: string }>);
+    expect(reported.map((flight) => flight.flightNumber)).toEqual(fields.map((_, index) => `TMO${100 + index}`));
+    // What the database holds, read through the driver: exactly the flights the answer reports.
+    const stored = await small.database.connection.db!.collection('flights').find({ flightNumber: /^TMO/ }, { projection: { _id: 0, flightId: 1 } }).toArray();
+    expect(stored.map((flight) => flight.flightId).sort((a, b) => a - b)).toEqual(reported.map((flight) => flight.flightId).sort((a, b) => a - b));
+  });
 });
 
 describe('GraphQL response size limit', () => {
