@@ -101,7 +101,7 @@ export const landingPageViewer = new AsyncLocalStorage<DevTokenOffer>();
 const LOOPBACK = /^(?:127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|::ffff:127\.\d{1,3}\.\d{1,3}\.\d{1,3})$/;
 
 /**
- * Is `hostname` (the request's Host without its port) a name only this machine answers to:
+ * Is `hostname` (a Host header without its port) a name only this machine answers to:
  * localhost, *.localhost (RFC 6761; browsers resolve them to loopback themselves), 127.0.0.0/8
  * or [::1]? A page of another site that rebinds its own name to 127.0.0.1 still sends that name.
  */
@@ -119,6 +119,17 @@ export function isLoopbackHost(hostname: string | undefined): boolean {
 }
 
 /**
+ * Does every host name the request carries name this machine? The Host header, and the
+ * X-Forwarded-Host a proxy adds, whether or not the proxy is trusted: a page of the rebound site
+ * is same-origin with it and may add an X-Forwarded-Host of its choosing, but not change Host.
+ */
+function namedAsLoopback(req: Request): boolean {
+  const forwarded = req.get('X-Forwarded-Host');
+  const names = [req.get('Host') ?? '', ...(forwarded === undefined ? [] : forwarded.split(','))];
+  return names.every((name) => isLoopbackHost(/^(\[[^\]]*\]|[^:]*)(?::\d*)?$/.exec(name.trim())?.[1]));
+}
+
+/**
  * The printed development token, offered only to a browser on the same machine that asked for the
  * page under a loopback name: the service binds 0.0.0.0 by default, and a page is no place to hand
  * an all-scope token to the network, nor to another site's page that rebound its name to 127.0.0.1.
@@ -128,7 +139,7 @@ function devTokenOffer(req: Request, devToken: string | undefined, config: Confi
   if (!LOOPBACK.test(req.ip ?? '')) {
     return { notice: 'The development token printed at start-up is filled in only for a browser on the service’s own machine.' };
   }
-  if (!isLoopbackHost(req.hostname)) {
+  if (!namedAsLoopback(req)) {
     return {
       notice:
         'The development token is not filled in: this page was asked for under a name other than localhost, *.localhost, 127.0.0.0/8 or [::1], ' +

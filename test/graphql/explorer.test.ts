@@ -88,6 +88,13 @@ describe('the offline explorer (GraphiQL from npm) and the Sandbox landing page'
       expect(landing.text).toContain('<p id="dev-token-notice">The development token is not filled in');
       expect(landing.text).toContain('"document":"# The development token is not filled in');
     }
+    // The rebound page may add X-Forwarded-Host (same-origin for it), and a proxy may pass the browser's name there.
+    for (const [host, forwarded] of [['evil.example:4651', 'localhost:4651'], ['localhost:4651', 'evil.example'], ['localhost', 'localhost, evil.example']]) {
+      const explorer = await request(testApp.app).get('/graphiql').set('Host', host).set('X-Forwarded-Host', forwarded).expect(200);
+      expect({ host, forwarded, token: explorer.text.includes(DEV_TOKEN) }).toEqual({ host, forwarded, token: false });
+      const landing = await request(testApp.app).get('/graphql').set('Host', host).set('X-Forwarded-Host', forwarded).set('Accept', 'text/html').expect(200);
+      expect({ host, forwarded, token: landing.text.includes(DEV_TOKEN) }).toEqual({ host, forwarded, token: false });
+    }
     for (const host of ['localhost:4651', 'LOCALHOST', 'broker.localhost:4651', '127.0.0.1', '127.3.2.1:4651', '[::1]:4651', '[::ffff:127.0.0.1]']) {
       const explorer = await request(testApp.app).get('/graphiql').set('Host', host).expect(200);
       expect({ host, token: explorer.text.includes(`Bearer ${DEV_TOKEN}`) }).toEqual({ host, token: true });
