@@ -99,7 +99,8 @@ interface EncodedResult {
 /**
  * Caps the size of /graphql answers. Apollo serialises an answer after the last plugin hook, too
  * late to change its status, so `willSendResponse` serialises it here, refuses it when too large
- * (413 with RESPONSE_TOO_LARGE, no data), and keeps the bytes for the HTTP route (AnswerHolder)
+ * (413 with RESPONSE_TOO_LARGE, no data; never a mutation's, which reports writes that happened,
+ * and whose size aliases and cost bound before it runs), and keeps the bytes for the HTTP route (AnswerHolder)
  * instead of serialising twice. In-process calls (the REST facade, which has no HTTP request
  * here) are measured by the facade on its own answer.
  */
@@ -111,12 +112,12 @@ export function responseSizeLimit(maxBytes: number): {
     async requestDidStart({ request, contextValue }) {
       if (!request.http) return;
       return {
-        async willSendResponse({ response }) {
+        async willSendResponse({ response, operation }) {
           if (response.body.kind !== 'single') return;
           const { data, errors, extensions } = response.body.singleResult;
           // Written a slice at a time (src/shared/json-writer.ts), cheaper for a large answer than
-          // JSON.stringify's rope of pieces.
-          const encoded = writeJson({ errors, data, extensions }, maxBytes, '\n');
+          // JSON.stringify's rope of pieces. A mutation's answer is never refused: it reports writes.
+          const encoded = writeJson({ errors, data, extensions }, operation?.operation === 'mutation' ? Infinity : maxBytes, '\n');
           if (!('bytes' in encoded)) {
             const error = responseTooLarge(encoded.byteLength, maxBytes);
             response.body.singleResult = {
