@@ -1,5 +1,5 @@
 import type { ApolloServer } from '@apollo/server';
-import type { GraphQLFormattedError } from 'graphql';
+import { Kind, type DocumentNode, type GraphQLFormattedError } from 'graphql';
 import type { Request, RequestHandler } from 'express';
 import { authenticationRequired } from '../src/auth';
 import type { GraphQLContext } from '../src/context';
@@ -67,10 +67,11 @@ export function facadeHandler<Data, Variables extends Record<string, unknown>>(
         }
       }
       for (const [name, value] of Object.entries(route.toHeaders?.(data as Data, extensions ?? {}) ?? {})) res.setHeader(name, value);
-      // The same cap as /graphql answers (RESPONSE_MAX_BYTES), measured on what is sent. The JSON
-      // is written a slice at a time (src/shared/json-writer.ts).
+      // The same cap as /graphql answers (RESPONSE_MAX_BYTES), measured on what is sent, and as
+      // there never on a write's answer (a push that happened is reported). The JSON is written a
+      // slice at a time (src/shared/json-writer.ts).
       const { responseMaxBytes } = contextValue.config.limits;
-      const body = writeJson(route.toResponse(data as Data, req), responseMaxBytes);
+      const body = writeJson(route.toResponse(data as Data, req), writes(route.operation) ? Infinity : responseMaxBytes);
       if (!('bytes' in body)) throw responseTooLarge(body.byteLength, responseMaxBytes);
       res.status(200).type('application/json').send(body.bytes);
     } catch (error) {
@@ -81,6 +82,11 @@ export function facadeHandler<Data, Variables extends Record<string, unknown>>(
       else next(error);
     }
   };
+}
+
+/** Does the route's operation write (a mutation)? */
+function writes(document: DocumentNode): boolean {
+  return document.definitions.some((definition) => definition.kind === Kind.OPERATION_DEFINITION && definition.operation === 'mutation');
 }
 
 /** Rebuilds the AppError a resolver threw from its formatted GraphQL error and the HTTP status. */

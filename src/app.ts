@@ -27,6 +27,7 @@ import { WebhookWorker } from './webhooks/webhook-worker';
 import { crossOrigin } from './shared/cors';
 import { encodeResponses } from './shared/response-encoding';
 import { boundedJsonBody, tokenBeforeMultipart } from './shared/json-body';
+import { checkJsonDepth } from './shared/json-depth';
 import {
   MULTIPART_OVERHEAD_BYTES,
   clientGoneSignal,
@@ -217,6 +218,12 @@ function graphqlUploads(config: Config): express.RequestHandler {
     processUploadRequest(req, res, options).then(
       (operations) => {
         if (signal.aborted) return;
+        try {
+          checkJsonDepth(operations, 'The multipart request’s operations field', 'operations');
+        } catch (error) {
+          next(error);
+          return;
+        }
         req.body = operations;
         attachClientSignal(operations, signal);
         next();

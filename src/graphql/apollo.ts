@@ -53,10 +53,12 @@ function capErrors(errors: readonly GraphQLFormattedError[]): GraphQLFormattedEr
   ];
 }
 
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+
 /**
  * Apollo Sandbox (loaded from Apollo's CDN) with two additions: its offline fallback links to the
  * explorer the service serves itself, and a browser on the same machine finds the development
- * token already in the Authorization header (decided per request by explorerRouter).
+ * token already in the Authorization header, or is told why not (decided per request by explorerRouter).
  */
 function sandboxLandingPage(explorerServed: boolean): ApolloServerPlugin<GraphQLContext> {
   let server: GraphQLServerContext;
@@ -71,11 +73,13 @@ function sandboxLandingPage(explorerServed: boolean): ApolloServerPlugin<GraphQL
         async renderLandingPage() {
           return {
             html: async () => {
-              const authorization = landingPageViewer.getStore()?.authorization;
+              const { authorization, notice } = landingPageViewer.getStore() ?? {};
               const sandbox = ApolloServerPluginLandingPageLocalDefault({
                 embed: true,
                 includeCookies: false,
                 ...(authorization ? { headers: { Authorization: authorization } } : {}),
+                // Said where the user looks for the token: in the operation editor.
+                ...(notice ? { document: `# ${notice}\n` } : {}),
               }) as ApolloServerPlugin<BaseContext>;
               const listener = await sandbox.serverWillStart!(server);
               const page = await listener!.renderLandingPage!();
@@ -84,7 +88,8 @@ function sandboxLandingPage(explorerServed: boolean): ApolloServerPlugin<GraphQL
               // iframe arrives, let clicks through to the link (the page's CSP wants its nonce).
               const nonce = /<style nonce=([\w-]+)>/.exec(html)?.[1] ?? '';
               const unblock = `<style nonce=${nonce}>#embeddableSandbox:empty { pointer-events: none; }</style>`;
-              return html.replace(/<p>Apollo Sandbox cannot be loaded[^<]*<\/p>/, () => offline + unblock);
+              const withheld = notice ? `\n  <p id="dev-token-notice">${escapeHtml(notice)}</p>` : '';
+              return html.replace(/<p>Apollo Sandbox cannot be loaded[^<]*<\/p>/, () => offline + withheld + unblock);
             },
           };
         },

@@ -15,6 +15,8 @@ const MEANING: Record<ErrorCode, string> = {
   [ErrorCode.TOO_MANY_REQUESTS]: 'The client exceeded its requests per minute (see Retry-After).',
   [ErrorCode.QUERY_TOO_COMPLEX]: 'The query exceeds the estimated cost limit or the token limit, checked before it runs.',
   [ErrorCode.QUERY_TIMEOUT]: 'The query ran longer than the execution time limit; ask for less (a shorter range, fewer fields or aliases).',
+  [ErrorCode.PERSISTED_QUERY_HASH_MISMATCH]: 'Automatic persisted queries: extensions.persistedQuery.sha256Hash is not the SHA-256 (lowercase hex) of the query sent with it.',
+  [ErrorCode.PERSISTED_QUERY_VERSION_UNSUPPORTED]: 'Automatic persisted queries: extensions.persistedQuery.version is not 1, the only version served.',
   [ErrorCode.RESPONSE_TOO_LARGE]: 'The answer would exceed the response size limit; ask for less.',
   [ErrorCode.SERVICE_UNAVAILABLE]: 'The database (or the identity provider’s key set) cannot be reached.',
   [ErrorCode.INTERNAL_SERVER_ERROR]: 'A bug on our side; the details are in the service log under the request id.',

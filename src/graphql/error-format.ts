@@ -1,4 +1,4 @@
-import type { GraphQLFormattedError } from 'graphql';
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { asAppError, ErrorCode, errorChain } from '../errors';
 import type { Logger } from '../logger';
 
@@ -11,6 +11,22 @@ const CLIENT_CODES = new Set([
   'OPERATION_RESOLUTION_FAILURE',
   'PERSISTED_QUERY_NOT_FOUND',
   'PERSISTED_QUERY_NOT_SUPPORTED',
+]);
+
+/**
+ * Apollo Server's refusals of an automatic persisted query come without a code (its messages, as
+ * requestPipeline.ts words them), so they would pass for bugs: each gets a code and a message that
+ * say what to fix.
+ */
+const PERSISTED_QUERY_ERRORS = new Map<string, { code: ErrorCode; message: string }>([
+  [
+    'provided sha does not match query',
+    {
+      code: ErrorCode.PERSISTED_QUERY_HASH_MISMATCH,
+      message: 'extensions.persistedQuery.sha256Hash is not the SHA-256 of the query sent with it: send the lowercase hex SHA-256 of the exact query text',
+    },
+  ],
+  ['Unsupported persisted query version', { code: ErrorCode.PERSISTED_QUERY_VERSION_UNSUPPORTED, message: 'extensions.persistedQuery.version must be 1, the only version served' }],
 ]);
 
 /** Driver errors that mean the database cannot answer now: down, frozen, too slow or closing. */
@@ -65,6 +81,10 @@ export function createErrorFormatter(logger: Logger) {
     const code = formatted.extensions?.code;
     if (typeof code === 'string' && CLIENT_CODES.has(code)) {
       return { ...base, extensions: { code } };
+    }
+    const persistedQuery = error instanceof GraphQLError && error.extensions.code === undefined ? PERSISTED_QUERY_ERRORS.get(error.message) : undefined;
+    if (persistedQuery) {
+      return { ...base, message: persistedQuery.message, extensions: { code: persistedQuery.code } };
     }
     if (isDatabaseUnavailable(error)) {
       return { ...base, message: 'The database is unavailable; try again shortly', extensions: { code: ErrorCode.SERVICE_UNAVAILABLE } };

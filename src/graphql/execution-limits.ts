@@ -32,37 +32,33 @@ export function checkExecutionTime(context: unknown): void {
 /**
  * Makes the fields where work multiplies check the deadline: every query root field (before it
  * starts and when its data arrives, so a late answer is dropped rather than completed row by
- * row) and every list field below. Mutations are checked only before they start: a write that
- * happened must be reported as such, so nothing below a mutation is checked. Changes `schema` in
- * place; call once per schema.
+ * row) and every list field below. A mutation is never stopped by the clock, neither between its
+ * fields nor below them: each root field writes, and graphql-js can only answer a field it did not
+ * run with an error that nulls the whole `data` (the fields are non-null), hiding the writes that
+ * happened. Its work is bounded before it starts instead (aliases, cost), and every write is
+ * reported. Changes `schema` in place; call once per schema.
  */
 export function enforceExecutionDeadline(schema: GraphQLSchema): GraphQLSchema {
   const queryType = schema.getQueryType();
   const mutationType = schema.getMutationType();
   for (const type of Object.values(schema.getTypeMap())) {
-    if (!isObjectType(type) || type.name.startsWith('__')) continue;
+    if (!isObjectType(type) || type.name.startsWith('__') || type === mutationType) continue;
     for (const field of Object.values(type.getFields())) {
-      const isMutation = type === mutationType;
-      if (!isMutation && type !== queryType && !isListType(getNullableType(field.type))) continue;
+      if (type !== queryType && !isListType(getNullableType(field.type))) continue;
       const resolve = field.resolve ?? defaultFieldResolver;
-      field.resolve = isMutation
-        ? (source, args, context, info) => {
+      field.resolve = (source, args, context, info) => {
+        // Below a mutation the write has happened: its result is always delivered.
+        if (info.operation.operation === 'mutation') return resolve(source, args, context, info);
+        checkExecutionTime(context);
+        const value = resolve(source, args, context, info);
+        if (value instanceof Promise) {
+          return value.then((resolved) => {
             checkExecutionTime(context);
-            return resolve(source, args, context, info);
-          }
-        : (source, args, context, info) => {
-            // Below a mutation the write has happened: its result is always delivered.
-            if (info.operation.operation === 'mutation') return resolve(source, args, context, info);
-            checkExecutionTime(context);
-            const value = resolve(source, args, context, info);
-            if (value instanceof Promise) {
-              return value.then((resolved) => {
-                checkExecutionTime(context);
-                return resolved;
-              });
-            }
-            return value;
-          };
+            return resolved;
+          });
+        }
+        return value;
+      };
     }
   }
   return schema;
@@ -103,7 +99,8 @@ interface EncodedResult {
 /**
  * Caps the size of /graphql answers. Apollo serialises an answer after the last plugin hook, too
  * late to change its status, so `willSendResponse` serialises it here, refuses it when too large
- * (413 with RESPONSE_TOO_LARGE, no data), and keeps the bytes for the HTTP route (AnswerHolder)
+ * (413 with RESPONSE_TOO_LARGE, no data; never a mutation's, which reports writes that happened,
+ * and whose size aliases and cost bound before it runs), and keeps the bytes for the HTTP route (AnswerHolder)
  * instead of serialising twice. In-process calls (the REST facade, which has no HTTP request
  * here) are measured by the facade on its own answer.
  */
@@ -115,12 +112,12 @@ export function responseSizeLimit(maxBytes: number): {
     async requestDidStart({ request, contextValue }) {
       if (!request.http) return;
       return {
-        async willSendResponse({ response }) {
+        async willSendResponse({ response, operation }) {
           if (response.body.kind !== 'single') return;
           const { data, errors, extensions } = response.body.singleResult;
           // Written a slice at a time (src/shared/json-writer.ts), cheaper for a large answer than
-          // JSON.stringify's rope of pieces.
-          const encoded = writeJson({ errors, data, extensions }, maxBytes, '\n');
+          // JSON.stringify's rope of pieces. A mutation's answer is never refused: it reports writes.
+          const encoded = writeJson({ errors, data, extensions }, operation?.operation === 'mutation' ? Infinity : maxBytes, '\n');
           if (!('bytes' in encoded)) {
             const error = responseTooLarge(encoded.byteLength, maxBytes);
             response.body.singleResult = {

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import path from 'node:path';
 import express, { type Request, type Router } from 'express';
+import ipaddr from 'ipaddr.js';
 import type { Config } from '../config';
 
 /** Where the offline explorer (GraphiQL from npm, no CDN) is served. */
@@ -86,25 +87,73 @@ query NextWeek {
 }
 `;
 
-/** The value an explorer pre-fills for `Authorization`, decided per request (see explorerRouter). */
-export const landingPageViewer = new AsyncLocalStorage<{ authorization?: string }>();
+/** What an explorer page offers for `Authorization`, decided per request (see explorerRouter). */
+export interface DevTokenOffer {
+  /** `Bearer <development token>`, to pre-fill. */
+  authorization?: string;
+  /** Why the development token is not pre-filled, for the page to say. */
+  notice?: string;
+}
+
+/** The offer of the /graphql request being answered, for the Sandbox landing page. */
+export const landingPageViewer = new AsyncLocalStorage<DevTokenOffer>();
 
 const LOOPBACK = /^(?:127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|::ffff:127\.\d{1,3}\.\d{1,3}\.\d{1,3})$/;
 
 /**
- * The printed development token, offered only to a browser on the same machine: the service binds
- * 0.0.0.0 by default, and a page is no place to hand an all-scope token to the whole network.
+ * Is `hostname` (a Host header without its port) a name only this machine answers to:
+ * localhost, *.localhost (RFC 6761; browsers resolve them to loopback themselves), 127.0.0.0/8
+ * or [::1]? A page of another site that rebinds its own name to 127.0.0.1 still sends that name.
  */
-function prefilledAuthorization(req: Request, devToken: string | undefined, config: Config): string | undefined {
-  if (!devToken || config.nodeEnv === 'production') return undefined;
-  return LOOPBACK.test(req.ip ?? '') ? `Bearer ${devToken}` : undefined;
+export function isLoopbackHost(hostname: string | undefined): boolean {
+  if (!hostname) return false;
+  const name = hostname.toLowerCase();
+  if (name === 'localhost' || /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+localhost$/.test(name)) return true;
+  const literal = /^\[(.*)\]$/.exec(name)?.[1];
+  if (literal !== undefined) {
+    if (!ipaddr.IPv6.isValid(literal)) return false;
+    const address = ipaddr.IPv6.parse(literal);
+    return address.range() === 'loopback' || (address.isIPv4MappedAddress() && address.toIPv4Address().range() === 'loopback');
+  }
+  return ipaddr.IPv4.isValidFourPartDecimal(name) && ipaddr.IPv4.parse(name).range() === 'loopback';
+}
+
+/**
+ * Does every host name the request carries name this machine? The Host header, and the
+ * X-Forwarded-Host a proxy adds, whether or not the proxy is trusted: a page of the rebound site
+ * is same-origin with it and may add an X-Forwarded-Host of its choosing, but not change Host.
+ */
+function namedAsLoopback(req: Request): boolean {
+  const forwarded = req.get('X-Forwarded-Host');
+  const names = [req.get('Host') ?? '', ...(forwarded === undefined ? [] : forwarded.split(','))];
+  return names.every((name) => isLoopbackHost(/^(\[[^\]]*\]|[^:]*)(?::\d*)?$/.exec(name.trim())?.[1]));
+}
+
+/**
+ * The printed development token, offered only to a browser on the same machine that asked for the
+ * page under a loopback name: the service binds 0.0.0.0 by default, and a page is no place to hand
+ * an all-scope token to the network, nor to another site's page that rebound its name to 127.0.0.1.
+ */
+function devTokenOffer(req: Request, devToken: string | undefined, config: Config): DevTokenOffer {
+  if (!devToken || config.nodeEnv === 'production') return {};
+  if (!LOOPBACK.test(req.ip ?? '')) {
+    return { notice: 'The development token printed at start-up is filled in only for a browser on the service’s own machine.' };
+  }
+  if (!namedAsLoopback(req)) {
+    return {
+      notice:
+        'The development token is not filled in: this page was asked for under a name other than localhost, *.localhost, 127.0.0.0/8 or [::1], ' +
+        `as another site's page would (DNS rebinding). Open it through http://localhost:${req.socket.localPort ?? ''}/ to have it filled in.`,
+    };
+  }
+  return { authorization: `Bearer ${devToken}` };
 }
 
 const escapeJsonForHtml = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
 
-export function renderExplorerPage(options: { authorization?: string }): string {
+export function renderExplorerPage(options: DevTokenOffer): string {
   const headers = JSON.stringify(options.authorization ? { Authorization: options.authorization } : { Authorization: 'Bearer <token>' }, null, 2);
-  const config = { endpoint: 'graphql', headers, defaultQuery: defaultQuery() };
+  const config = { endpoint: 'graphql', headers, defaultQuery: `${options.notice ? `# ${options.notice}\n` : ''}${defaultQuery()}` };
   const asset = (name: string) => `graphiql/assets/${name}`;
   return `<!DOCTYPE html>
 <html lang="en">
@@ -136,11 +185,17 @@ export function renderExplorerPage(options: { authorization?: string }): string 
  */
 export function explorerRouter(config: Config, devToken?: string): Router {
   const router = express.Router();
-  router.use('/graphql', (req, _res, next) => {
+  router.use('/graphql', (req, res, next) => {
     // Only where a token can be offered (development) and only for a page: AsyncLocalStorage puts
     // hooks on every promise once used, a cost data requests should not pay.
-    const authorization = req.method === 'GET' && req.get('Accept')?.includes('text/html') ? prefilledAuthorization(req, devToken, config) : undefined;
-    if (authorization) landingPageViewer.run({ authorization }, next);
+    if (req.method !== 'GET' || !req.get('Accept')?.includes('text/html')) {
+      next();
+      return;
+    }
+    // The landing page may carry the token: no cache may keep it.
+    res.setHeader('Cache-Control', 'no-store');
+    const offer = devTokenOffer(req, devToken, config);
+    if (offer.authorization || offer.notice) landingPageViewer.run(offer, next);
     else next();
   });
   if (!config.introspection) return router;
@@ -152,7 +207,7 @@ export function explorerRouter(config: Config, devToken?: string): Router {
     }
     res.setHeader('Content-Security-Policy', CSP);
     res.setHeader('Cache-Control', 'no-store');
-    res.type('html').send(renderExplorerPage({ authorization: prefilledAuthorization(req, devToken, config) }));
+    res.type('html').send(renderExplorerPage(devTokenOffer(req, devToken, config)));
   });
   router.get(`${EXPLORER_PATH}/assets/:name`, (req, res, next) => {
     const name = req.params.name;

@@ -153,7 +153,8 @@ export function attachClientSignal(operations: unknown, signal: AbortSignal): vo
         () => undefined,
       );
     } else if (value !== null && typeof value === 'object') {
-      pending.push(...Object.values(value));
+      // One at a time: spreading a list of 200,000 items overflows the stack.
+      for (const member of Object.values(value)) pending.push(member);
     }
   }
 }

@@ -4,6 +4,7 @@ import type { RequestHandler, Response } from 'express';
 import getRawBody from 'raw-body';
 import { authenticationRequired, requireScope, Scope, type RequestAuthenticator } from '../auth';
 import { AppError, badRequest, payloadTooLarge, unsupportedMediaType } from '../errors';
+import { checkJsonDepth } from './json-depth';
 import { closeConnectionAfterAnswer, declaredLength } from './read-stream';
 
 /**
@@ -126,13 +127,20 @@ function refuseBody(res: Response, error: AppError): AppError {
   return error;
 }
 
-/** JSON.parse, with the position of a syntax error told the client; only objects and arrays, as express.json's strict mode. */
+/**
+ * JSON.parse, with the position of a syntax error told the client; only objects and arrays, as
+ * express.json's strict mode, and nested at most MAX_JSON_DEPTH levels.
+ */
 function parseJson(text: string): unknown {
   const first = /^[\s]*(.)/.exec(text)?.[1];
   if (first !== '{' && first !== '[') throw badRequest('The JSON body must be an object or an array');
+  let body: unknown;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(text);
   } catch (error) {
     throw badRequest(`The request body is not valid JSON: ${(error as Error).message}`);
   }
+  // Before anything walks it: a 20 kB body can nest 10,000 arrays deep.
+  checkJsonDepth(body, 'The JSON body', 'body');
+  return body;
 }

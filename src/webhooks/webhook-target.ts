@@ -53,11 +53,28 @@ export function addressProblem(text: string, policy: Pick<TargetPolicy, 'allowed
     return `${text} is not an IP address`;
   }
   // ::ffff:10.0.0.1 reaches 10.0.0.1: judge such an address as the IPv4 address it carries.
-  if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress()) address = (address as ipaddr.IPv6).toIPv4Address();
+  const carried = address.kind() === 'ipv6' ? carriedIPv4(address as ipaddr.IPv6) : undefined;
+  if (carried) address = carried;
   if (policy.allowedPrivateNetworks.some((network) => inNetwork(address, network))) return undefined;
   const range = address.range();
   if (range === 'unicast') return undefined;
-  return `${text} is a ${RANGE_NAMES[range] ?? range} address, which is refused unless WEBHOOK_ALLOWED_PRIVATE_NETWORKS allows it`;
+  const named = carried ? `${text} (carrying ${carried.toString()})` : text;
+  return `${named} is a ${RANGE_NAMES[range] ?? range} address, which is refused unless WEBHOOK_ALLOWED_PRIVATE_NETWORKS allows it`;
+}
+
+/**
+ * The IPv4 address an IPv6 address hands its packets to as it is: IPv4-mapped (::ffff:a.b.c.d) and
+ * IPv4-compatible (::a.b.c.d, deprecated by RFC 4291 but still routed over IPv4 by some stacks,
+ * ipaddr.js calls it unicast). The translator and tunnel forms (NAT64 64:ff9b::/96 and
+ * 64:ff9b:1::/48, 6to4 2002::/16, Teredo 2001::/32) are ranges of their own and refused whatever
+ * they carry, unless WEBHOOK_ALLOWED_PRIVATE_NETWORKS lists the IPv6 range itself.
+ */
+function carriedIPv4(address: ipaddr.IPv6): ipaddr.IPv4 | undefined {
+  if (address.isIPv4MappedAddress()) return address.toIPv4Address();
+  const [a, b, c, d, e, f, high, low] = address.parts;
+  // :: and ::1 are IPv6's own unspecified and loopback addresses.
+  if (a || b || c || d || e || f || (high === 0 && low <= 1)) return undefined;
+  return new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
 }
 
 const RANGE_NAMES: Record<string, string> = {

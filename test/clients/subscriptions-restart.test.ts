@@ -16,7 +16,7 @@ import { subscriptionsListening } from '../subscriptions/live-app';
 import { relayRequest } from './relay-artifact';
 
 /*
- * The README's recipe for subscriptions that survive a restart of the service, with Apollo Client,
+ * docs/live-changes.md's recipe for subscriptions that survive a restart of the service, with Apollo Client,
  * urql and Relay, across a real restart: the service runs as a process of its own (src/main.ts), is
  * stopped with SIGTERM (it closes its WebSockets with 1001), and started again on the same port.
  * While it is down, reconnecting fails with a refused connection: graphql-ws reports that as an
@@ -26,7 +26,7 @@ import { relayRequest } from './relay-artifact';
 
 jest.setTimeout(240_000);
 
-/** The README's recipe: graphql-ws's client as Apollo Client's GraphQLWsLink, urql and Relay each take it. */
+/** docs/live-changes.md's recipe: graphql-ws's client as Apollo Client's GraphQLWsLink, urql and Relay each take it. */
 function resilientWsClient(url: string, token: () => string, onReconnected: () => void, options: Partial<ClientOptions> = {}): Client {
   return createClient({
     url,

@@ -78,6 +78,41 @@ describe('the offline explorer (GraphiQL from npm) and the Sandbox landing page'
     expect(remote.text).toContain('Bearer \\u003ctoken\\u003e');
   });
 
+  it('withholds the token from a page asked for under another site’s name (DNS rebinding), and says why', async () => {
+    for (const host of ['evil.example:4651', 'evil.example', 'localhost.evil.example', '127.0.0.1.nip.io:4651', '10.0.0.5:4651', '[::2]:4651', 'localhost.']) {
+      const explorer = await request(testApp.app).get('/graphiql').set('Host', host).expect(200);
+      expect({ host, token: explorer.text.includes(DEV_TOKEN) }).toEqual({ host, token: false });
+      expect(explorer.text).toContain('The development token is not filled in: this page was asked for under a name other than localhost');
+      const landing = await request(testApp.app).get('/graphql').set('Host', host).set('Accept', 'text/html').expect(200);
+      expect({ host, token: landing.text.includes(DEV_TOKEN) }).toEqual({ host, token: false });
+      expect(landing.text).toContain('<p id="dev-token-notice">The development token is not filled in');
+      expect(landing.text).toContain('"document":"# The development token is not filled in');
+    }
+    // The rebound page may add X-Forwarded-Host (same-origin for it), and a proxy may pass the browser's name there.
+    for (const [host, forwarded] of [['evil.example:4651', 'localhost:4651'], ['localhost:4651', 'evil.example'], ['localhost', 'localhost, evil.example']]) {
+      const explorer = await request(testApp.app).get('/graphiql').set('Host', host).set('X-Forwarded-Host', forwarded).expect(200);
+      expect({ host, forwarded, token: explorer.text.includes(DEV_TOKEN) }).toEqual({ host, forwarded, token: false });
+      const landing = await request(testApp.app).get('/graphql').set('Host', host).set('X-Forwarded-Host', forwarded).set('Accept', 'text/html').expect(200);
+      expect({ host, forwarded, token: landing.text.includes(DEV_TOKEN) }).toEqual({ host, forwarded, token: false });
+    }
+    for (const host of ['localhost:4651', 'LOCALHOST', 'broker.localhost:4651', '127.0.0.1', '127.3.2.1:4651', '[::1]:4651', '[::ffff:127.0.0.1]']) {
+      const explorer = await request(testApp.app).get('/graphiql').set('Host', host).expect(200);
+      expect({ host, token: explorer.text.includes(`Bearer ${DEV_TOKEN}`) }).toEqual({ host, token: true });
+      expect(explorer.text).not.toContain('The development token is not filled in');
+      const landing = await request(testApp.app).get('/graphql').set('Host', host).set('Accept', 'text/html').expect(200);
+      expect({ host, token: landing.text.includes(DEV_TOKEN) }).toEqual({ host, token: true });
+      expect(landing.text).not.toContain('dev-token-notice');
+    }
+  });
+
+  it('forbids caching either page that can carry the token', async () => {
+    for (const path of ['/graphiql', '/graphql']) {
+      const page = await request(testApp.app).get(path).set('Accept', 'text/html').expect(200);
+      expect(page.text).toContain(DEV_TOKEN);
+      expect([path, page.headers['cache-control']]).toEqual([path, 'no-store']);
+    }
+  });
+
   it('links the Sandbox landing page’s offline fallback to /graphiql and pre-fills the token there too', async () => {
     const local = await request(testApp.app).get('/graphql').set('Accept', 'text/html').expect(200);
     expect(local.text).toMatch(/<a id="offline-explorer" href="\.\/graphiql">/);

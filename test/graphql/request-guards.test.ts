@@ -191,6 +191,21 @@ describe('GraphQL execution limits', () => {
     expect(error.message).toContain('limit of 1 ms');
     expect(response.body.errors).toHaveLength(1);
   });
+
+  it('runs every field of a mutation past GRAPHQL_TIMEOUT_MS and reports each write', async () => {
+    const fields = Array.from({ length: 20 }, (_, index) => {
+      const input = `{ flightNumber: "TMO${100 + index}", resourceId: 1, departureIcao: "LIRF", departureAt: "2027-03-01T09:00:00Z", arrivalIcao: "LIML", arrivalAt: "2027-03-01T10:10:00Z" }`;
+      return `f${index}: createFlight(input: ${input}) { flightId flightNumber }`;
+    });
+    const response = await post(small, { query: `mutation { ${fields.join(' ')} }` }, await small.token(['flights:write']));
+    expect(response.body.errors).toBeUndefined();
+    expect(response.status).toBe(200);
+    const reported = Object.values(response.body.data as Record<string, { flightId: number; flightNumber: string }>);
+    expect(reported.map((flight) => flight.flightNumber)).toEqual(fields.map((_, index) => `TMO${100 + index}`));
+    // What the database holds, read through the driver: exactly the flights the answer reports.
+    const stored = await small.database.connection.db!.collection('flights').find({ flightNumber: /^TMO/ }, { projection: { _id: 0, flightId: 1 } }).toArray();
+    expect(stored.map((flight) => flight.flightId).sort((a, b) => a - b)).toEqual(reported.map((flight) => flight.flightId).sort((a, b) => a - b));
+  });
 });
 
 describe('GraphQL response size limit', () => {
@@ -216,6 +231,46 @@ describe('GraphQL response size limit', () => {
     const response = await post(small, { query: '{ resources { id } }' }, await small.token(['timeline:read']));
     expect(response.status).toBe(200);
     expect(response.body.data.resources.length).toBeGreaterThan(0);
+  });
+
+  const createFlights = (prefix: string, count: number) =>
+    Array.from({ length: count }, (_, index) => {
+      const input = `{ flightNumber: "${prefix}${100 + index}", resourceId: 2, departureIcao: "LIRF", departureAt: "2027-04-01T09:00:00Z", arrivalIcao: "LIML", arrivalAt: "2027-04-01T10:10:00Z" }`;
+      return `f${index}: createFlight(input: ${input}) { flightId flightNumber departure { icao at localTime } arrival { icao at localTime } }`;
+    }).join(' ');
+  const storedFlightIds = async (prefix: string) =>
+    (await small.database.connection.db!.collection('flights').find({ flightNumber: new RegExp(`^${prefix}`) }, { projection: { _id: 0, flightId: 1 } }).toArray())
+      .map((flight) => flight.flightId as number)
+      .sort((a, b) => a - b);
+
+  it('answers a mutation over RESPONSE_MAX_BYTES in full: the writes happened and are reported', async () => {
+    const response = await post(small, { query: `mutation { ${createFlights('RSZ', 20)} }` }, await small.token(['flights:write']));
+    expect(response.body.errors).toBeUndefined();
+    expect(response.status).toBe(200);
+    expect(response.text.length).toBeGreaterThan(2048);
+    const reported = Object.values(response.body.data as Record<string, { flightId: number }>).map((flight) => flight.flightId);
+    expect(reported).toHaveLength(20);
+    expect(await storedFlightIds('RSZ')).toEqual([...reported].sort((a, b) => a - b));
+  });
+
+  it('answers a REST push over RESPONSE_MAX_BYTES in full: the list was written', async () => {
+    const created = await post(small, { query: `mutation { ${createFlights('RSP', 1)} }` }, await small.token(['flights:write']));
+    const { flightId } = created.body.data.f0 as { flightId: number };
+    // Every document expired before departure: one warning per record makes the answer large.
+    const records = Array.from({ length: 30 }, (_, index) => ({
+      id: index + 1, surname: 'Rossi', name: 'Mario', luogonascita: 'IT', nazionalita: 'IT', typedoc: 'P', numberdoc: `YA${2_000_000 + index}`,
+      date_born: '1980-05-01', scadenza: '2027-01-01', issuingstate: 'IT', email: null, phone: null, is_carring_infant: false, gender: 'M', parent_id: null,
+    }));
+    const response = await request(small.app)
+      .post(`/api/broker/v0/flight/${flightId}/passenger`)
+      .set('Authorization', `Bearer ${await small.token(['passengers:write'])}`)
+      .send({ created: records, modified: [], deleted: [] });
+    expect(response.status).toBe(200);
+    expect(response.text.length).toBeGreaterThan(2048);
+    expect(response.body).toMatchObject({ status: 'ok', version: 1, created: 30, passengers: 30 });
+    expect(response.body.warnings).toHaveLength(30);
+    const stored = await small.database.connection.db!.collection('passenger_lists').findOne({ flightId });
+    expect((stored?.passengers as unknown[] | undefined)?.length).toBe(30);
   });
 });
 

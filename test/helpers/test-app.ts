@@ -6,7 +6,7 @@ import { createApp, type GatewayApp } from '../../src/app';
 import { ALL_SCOPES, mintToken } from '../../src/auth';
 import { loadConfig, type Config } from '../../src/config';
 import { openDatabase, type Database } from '../../src/db/database';
-import { createLogger } from '../../src/logger';
+import { createLogger, type Logger } from '../../src/logger';
 import type { Metrics } from '../../src/metrics/metrics';
 import { testDatabaseUri, uniqueDatabaseName } from './database';
 
@@ -43,7 +43,8 @@ export async function startTestApp(
    * only the app that created it (the first) drops it on close.
    */
   /** `metrics`: record into these Prometheus metrics (driver events included) and serve them at /metrics. */
-  options: { monitorCommands?: boolean; devToken?: string; serverUri?: string; dbName?: string; metrics?: Metrics } = {},
+  /** `logger`: where the app logs (a test that reads the log); a silent one by default. */
+  options: { monitorCommands?: boolean; devToken?: string; serverUri?: string; dbName?: string; metrics?: Metrics; logger?: Logger } = {},
 ): Promise<TestApp> {
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -55,7 +56,7 @@ export async function startTestApp(
     LOG_LEVEL: 'silent',
     ...env,
   });
-  const logger = createLogger(config);
+  const logger = options.logger ?? createLogger(config);
   const dbName = options.dbName ?? uniqueDatabaseName(name);
   const { metrics } = options;
   const database = await openDatabase(config, logger, {

@@ -38,6 +38,18 @@ describe('webhook targets: no request to an address the operator did not allow',
     ['http://[::ffff:127.0.0.1]/hooks', 'loopback'],
     ['http://[::ffff:169.254.169.254]/hooks', 'link-local'],
     ['http://[64:ff9b::a9fe:a9fe]/hooks', 'NAT64'],
+    // IPv4-compatible (::/96): judged as the IPv4 address it carries.
+    ['http://[::127.0.0.2]:4643/', 'loopback'],
+    ['http://[::7f00:1]/hooks', 'loopback'],
+    ['http://[::169.254.169.254]/hooks', 'link-local'],
+    ['http://[::10.0.0.1]/hooks', 'private'],
+    ['http://[::0.0.0.2]/hooks', 'unspecified'],
+    // Translators and tunnels: refused whatever they carry.
+    ['http://[64:ff9b::808:808]/hooks', 'NAT64'],
+    ['http://[64:ff9b:1::a00:1]/hooks', 'NAT64'],
+    ['http://[2002:7f00:1::1]/hooks', '6to4'],
+    ['http://[2002:a9fe:a9fe::]/hooks', '6to4'],
+    ['http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/hooks', 'Teredo'],
     ['http://192.0.2.1/hooks', 'reserved'],
   ])('refuses %s (%s) with 400 naming url', async (url, range) => {
     const { status, body } = await create(testApp, url);
@@ -76,6 +88,11 @@ describe('the allow-list WEBHOOK_ALLOWED_PRIVATE_NETWORKS', () => {
     const policy = { allowedPrivateNetworks: ['127.0.0.1/32', '10.20.0.0/16', 'fd12::/16'] };
     expect(addressProblem('127.0.0.1', policy)).toBeUndefined();
     expect(addressProblem('::ffff:127.0.0.1', policy)).toBeUndefined();
+    expect(addressProblem('::127.0.0.1', policy)).toBeUndefined();
+    expect(addressProblem('::127.0.0.2', policy)).toBe('::127.0.0.2 (carrying 127.0.0.2) is a loopback address, which is refused unless WEBHOOK_ALLOWED_PRIVATE_NETWORKS allows it');
+    expect(addressProblem('::8.8.8.8', policy)).toBeUndefined();
+    expect(addressProblem('64:ff9b::a00:1', { allowedPrivateNetworks: ['10.0.0.0/8'] })).toMatch(/NAT64/);
+    expect(addressProblem('64:ff9b::a00:1', { allowedPrivateNetworks: ['64:ff9b::/96'] })).toBeUndefined();
     expect(addressProblem('10.20.255.1', policy)).toBeUndefined();
     expect(addressProblem('fd12::5', policy)).toBeUndefined();
     expect(addressProblem('127.0.0.2', policy)).toMatch(/loopback/);
