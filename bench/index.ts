@@ -5,6 +5,7 @@
  */
 import 'reflect-metadata';
 import { formatAuthBench, runAuthBench } from './auth.bench';
+import { formatEarlyAnswersBench, runEarlyAnswersBench } from './early-answers.bench';
 import { formatEngineBench, runEngineBench } from './engine.bench';
 import { formatPushBench, runPushBench } from './passenger-push.bench';
 import { formatSheetBench, runSheetBench } from './sheet.bench';
@@ -22,6 +23,7 @@ const BENCHES: Record<string, () => Promise<string>> = {
   'worst-case': async () => formatWorstCaseBench(await runWorstCaseBench()),
   subscriptions: async () => formatSubscriptionsBench(await runSubscriptionsBench()),
   webhooks: async () => formatWebhookBench(await runWebhookBench()),
+  'early-answers': async () => formatEarlyAnswersBench(await runEarlyAnswersBench()),
 };
 
 async function main(): Promise<void> {
