@@ -1,6 +1,8 @@
 import type { Server } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
+import { ApolloClient, InMemoryCache, gql } from '@apollo/client';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import UploadHttpLink from 'apollo-upload-client/UploadHttpLink.mjs';
 import { print } from 'graphql';
 import { mintToken } from '../../src/auth';
 import { loadConfig } from '../../src/config';
@@ -213,6 +215,26 @@ describe('early answers reach Node fetch, got, axios and curl', () => {
     });
     expect(outcomes).toEqual(Array.from({ length: tries }, () => expected));
   }
+
+  it('apollo-upload-client reads the 413 of a 20 MB spreadsheet (it reported "fetch failed")', async () => {
+    const client = new ApolloClient({ link: new UploadHttpLink({ uri: `${base}/graphql`, headers: bearer(tokens.uploader) }), cache: new InMemoryCache() });
+    const upload = gql`
+      mutation Upload($flightId: Int!, $file: Upload!) {
+        uploadPassengerList(flightId: $flightId, file: $file) {
+          surname
+        }
+      }
+    `;
+    const file = new Blob([Buffer.alloc(20 * MB, 0x61)], { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' });
+    const error = await client.mutate({ mutation: upload, variables: { flightId, file } }).then(
+      (result) => result.error,
+      (thrown: unknown) => thrown,
+    );
+    // Apollo Client reports a non-2xx answer as a ServerError that carries the status and the body.
+    const failure = error as { name?: string; statusCode?: number; bodyText?: string };
+    const body = JSON.parse(failure.bodyText ?? '{}') as { errors?: Array<{ message: string }> };
+    expect({ name: failure.name, status: failure.statusCode, message: body.errors?.[0]?.message }).toEqual({ name: 'ServerError', status: 413, message: tooLarge.message });
+  }, 60_000);
 
   it('kept running and logged no uncaught error', async () => {
     expect(service.child.exitCode).toBeNull();
