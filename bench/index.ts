@@ -5,6 +5,7 @@
  */
 import 'reflect-metadata';
 import { formatAuthBench, runAuthBench } from './auth.bench';
+import { formatEarlyAnswersBench, runEarlyAnswersBench } from './early-answers.bench';
 import { formatEngineBench, runEngineBench } from './engine.bench';
 import { formatMetricsBench, runMetricsBench } from './metrics.bench';
 import { formatPushBench, runPushBench } from './passenger-push.bench';
@@ -26,6 +27,7 @@ const BENCHES: Record<string, () => Promise<string>> = {
   'slow-subscribers': async () => formatSlowSubscribersBench(await runSlowSubscribersBench()),
   webhooks: async () => formatWebhookBench(await runWebhookBench()),
   metrics: async () => formatMetricsBench(await runMetricsBench()),
+  'early-answers': async () => formatEarlyAnswersBench(await runEarlyAnswersBench()),
 };
 
 async function main(): Promise<void> {

@@ -10,17 +10,7 @@ import { UploadPassengerListDocument, type DateOrder } from '../src/graphql/gene
 import type { ReceivedFileUpload } from '../src/passengers/passenger-upload.service';
 import { buildPassengerTemplate } from '../src/passengers/sheet/passenger-template';
 import { HIDDEN_ROWS_POLICIES, type HiddenRowsPolicy } from '../src/passengers/sheet/row-visibility';
-import {
-  MULTIPART_OVERHEAD_BYTES,
-  clientGoneSignal,
-  closeConnectionAfterAnswer,
-  declaredLength,
-  dropRestOfBody,
-  readStreamWithLimit,
-  uploadBodyTooLarge,
-  uploadTooLarge,
-  watchBodySize,
-} from '../src/shared/read-stream';
+import { MULTIPART_OVERHEAD_BYTES, clientGoneSignal, declaredLength, readStreamWithLimit, uploadTooLarge, watchBodySize } from '../src/shared/read-stream';
 import { readIdParameter, readQueryParameters } from './query';
 import { defineRoute } from './route';
 
@@ -44,30 +34,26 @@ interface ReceivedFile {
  * exactly that size is taken, one byte more is 413). Everything that can be decided without the
  * body is decided first, without reading it: the token's scope (403), the Content-Type (400), a
  * Content-Length no upload can need (413). A body that ends inside a part or is malformed is 400.
- * A refused body is not read to its end; a client that goes away stops the reading.
+ * A refused body is not parsed further (its rest lingers: src/shared/lingering-close.ts); a client
+ * that goes away stops the reading.
  */
 export function paxlistForm(config: Config): RequestHandler {
   const maxFileBytes = config.limits.uploadMaxBytes;
   const maxBodyBytes = maxFileBytes + FORM_FIELDS.count * FORM_FIELDS.bytes + MULTIPART_OVERHEAD_BYTES;
   return (req, res, next) => {
-    const refuse = (error: AppError) => {
-      dropRestOfBody(req, res, maxBodyBytes);
-      next(error);
-    };
     try {
       requireScope((res.locals.graphqlContext as GraphQLContext).principal, Scope.PassengersWrite);
     } catch (error) {
-      refuse(error as AppError);
+      next(error);
       return;
     }
     if (!req.is('multipart/form-data')) {
-      refuse(badRequest(`Send the spreadsheet as multipart/form-data with the file in the field "${PAXLIST_FIELD}", got Content-Type ${req.get('Content-Type') ?? 'none'}`, [{ field: PAXLIST_FIELD, message: 'expected a multipart/form-data body' }]));
+      next(badRequest(`Send the spreadsheet as multipart/form-data with the file in the field "${PAXLIST_FIELD}", got Content-Type ${req.get('Content-Type') ?? 'none'}`, [{ field: PAXLIST_FIELD, message: 'expected a multipart/form-data body' }]));
       return;
     }
     const declared = declaredLength(req);
     if (declared !== undefined && declared > maxBodyBytes) {
-      closeConnectionAfterAnswer(req, res);
-      next(uploadBodyTooLarge(maxFileBytes, maxBodyBytes, declared));
+      next(uploadTooLarge(maxFileBytes));
       return;
     }
     const signal = clientGoneSignal(res);
@@ -79,7 +65,7 @@ export function paxlistForm(config: Config): RequestHandler {
       (error: AppError) => {
         // Nobody is left to answer; the socket is already gone.
         if (signal.aborted) return;
-        refuse(error);
+        next(error);
       },
     );
   };
@@ -144,7 +130,7 @@ function receivePaxlist(req: Request, limits: { maxFileBytes: number; maxBodyByt
     });
     signal.addEventListener('abort', () => fail(signal.reason), { once: true });
     // A chunked body announces no length: count it as it comes.
-    watchBodySize(req, maxBodyBytes, () => fail(uploadBodyTooLarge(maxFileBytes, maxBodyBytes)));
+    watchBodySize(req, maxBodyBytes, () => fail(uploadTooLarge(maxFileBytes)));
     req.pipe(form);
   });
 }

@@ -28,15 +28,8 @@ import { crossOrigin } from './shared/cors';
 import { encodeResponses } from './shared/response-encoding';
 import { boundedJsonBody, tokenBeforeMultipart } from './shared/json-body';
 import { checkJsonDepth } from './shared/json-depth';
-import {
-  MULTIPART_OVERHEAD_BYTES,
-  clientGoneSignal,
-  closeConnectionAfterAnswer,
-  declaredLength,
-  dropRestOfBody,
-  uploadBodyTooLarge,
-  watchBodySize,
-} from './shared/read-stream';
+import { lingerAfterEarlyAnswers } from './shared/lingering-close';
+import { MULTIPART_OVERHEAD_BYTES, clientGoneSignal, declaredLength, uploadTooLarge } from './shared/read-stream';
 import { requestRateLimit } from './shared/rate-limit';
 
 export interface AppDeps {
@@ -88,6 +81,8 @@ export async function createApp({ config, logger, database, devToken, metrics }:
   // ETags, compression and the UTF-8 encoding of bodies: encodeResponses (src/shared/response-encoding.ts).
   app.set('etag', false);
 
+  // First: every answer sent before its request's body arrived in full lingers, so the client reads it.
+  app.use(lingerAfterEarlyAnswers(config.http.linger));
   if (metrics) app.use(httpMetrics(metrics));
   app.use(
     pinoHttp({
@@ -188,10 +183,10 @@ export async function createApp({ config, logger, database, devToken, metrics }:
 /**
  * GraphQL multipart requests (file uploads) through graphql-upload-minimal; other requests pass
  * untouched. Apollo's CSRF prevention still demands a preflight header. A Content-Length no upload
- * can need is refused (413) before reading; a body that is malformed or ends early is 400; the
- * file's own limit is the service's (exactly uploadMaxBytes is taken, one byte more is 413, as
- * through REST). A body answered before it was read to its end is dropped, unparsed, within its
- * allowance, else the connection is closed; the upload stops when the client goes away.
+ * can need is refused (413, the answer of a file over the limit) before reading; a body that is
+ * malformed or ends early is 400; the file's own limit is the service's (exactly uploadMaxBytes is
+ * taken, one byte more is 413, as through REST). A body answered before it was read to its end
+ * lingers (src/shared/lingering-close.ts); the upload stops when the client goes away.
  */
 function graphqlUploads(config: Config): express.RequestHandler {
   const { uploadMaxBytes, jsonMaxBytes } = config.limits;
@@ -207,13 +202,9 @@ function graphqlUploads(config: Config): express.RequestHandler {
     }
     const declared = declaredLength(req);
     if (declared !== undefined && declared > maxBodyBytes) {
-      closeConnectionAfterAnswer(req, res);
-      next(uploadBodyTooLarge(uploadMaxBytes, maxBodyBytes, declared));
+      next(uploadTooLarge(uploadMaxBytes));
       return;
     }
-    watchBodySize(req, maxBodyBytes, () => closeConnectionAfterAnswer(req, res));
-    // Answered before the file was read (401, 403, 404, CSRF…): the library would read the rest.
-    res.once('finish', () => dropRestOfBody(req, res, maxBodyBytes));
     const signal = clientGoneSignal(res);
     processUploadRequest(req, res, options).then(
       (operations) => {

@@ -86,12 +86,26 @@ export interface DatabaseTimeoutsConfig {
   readinessTimeoutMs: number;
 }
 
+/**
+ * After an answer sent before the request's body arrived in full, the connection closes; until
+ * then the rest of the body is read and dropped, so the client can read the answer (src/shared/lingering-close.ts).
+ */
+export interface LingerConfig {
+  /** Longest a connection lingers after its early answer was sent. */
+  maxMs: number;
+  /** Most bytes read and dropped on one connection after its early answer. */
+  maxBytes: number;
+  /** Most connections lingering at once; an early answer beyond them closes its connection at once. */
+  maxConnections: number;
+}
+
 /** Time limits on HTTP clients (Node's `server.requestTimeout` and `server.headersTimeout`). */
 export interface HttpTimeoutsConfig {
   /** Longest a client may take to send a whole request, body included. */
   requestTimeoutMs: number;
   /** Longest a client may take to send the request headers. */
   headersTimeoutMs: number;
+  linger: LingerConfig;
 }
 
 /** Outgoing webhooks: see README.md, "Live changes → webhooks". */
@@ -454,7 +468,15 @@ function httpTimeouts(env: Env): HttpTimeoutsConfig {
   if (headersTimeoutMs > requestTimeoutMs) {
     throw new ConfigError('HTTP_HEADERS_TIMEOUT_MS', `must not exceed HTTP_REQUEST_TIMEOUT_MS (${requestTimeoutMs}), got "${headersTimeoutMs}"`);
   }
-  return { requestTimeoutMs, headersTimeoutMs };
+  return {
+    requestTimeoutMs,
+    headersTimeoutMs,
+    linger: {
+      maxMs: integer(env, 'HTTP_LINGER_MS', 10_000, 0, 600_000),
+      maxBytes: integer(env, 'HTTP_LINGER_MAX_BYTES', 128 * 1024 * 1024, 0, 1024 ** 4),
+      maxConnections: integer(env, 'HTTP_LINGER_MAX_CONNECTIONS', 32, 0, 100_000),
+    },
+  };
 }
 
 /** An ISO 3166-1 alpha-2 code with a telephone numbering plan, or undefined when unset. */

@@ -1,21 +1,22 @@
 import type { IncomingMessage } from 'node:http';
 import contentType from 'content-type';
-import type { RequestHandler, Response } from 'express';
+import type { RequestHandler } from 'express';
 import getRawBody from 'raw-body';
 import { authenticationRequired, requireScope, Scope, type RequestAuthenticator } from '../auth';
 import { AppError, badRequest, payloadTooLarge, unsupportedMediaType } from '../errors';
 import { checkJsonDepth } from './json-depth';
-import { closeConnectionAfterAnswer, declaredLength } from './read-stream';
+import { declaredLength } from './read-stream';
 
 /**
  * Reads an `application/json` body of at most `maxBytes` into `req.body`; other requests pass
  * untouched (GET, multipart…). Unlike express.json, which reads a refused body to its end before
  * answering, the limit is enforced where the bytes arrive: a Content-Length over it is refused at
  * once without reading, and a chunked body is refused as soon as it passes it. Either way the
- * answer closes the connection, so the rest of the body is never read.
+ * answer closes the connection, and the rest of the body is only dropped, within the bounds of
+ * src/shared/lingering-close.ts.
  */
 export function boundedJsonBody(maxBytes: number, anonymous?: AnonymousBodyLimit): RequestHandler {
-  return async (req, res, next) => {
+  return async (req, _res, next) => {
     if (req.body !== undefined) {
       next();
       return;
@@ -49,13 +50,14 @@ export function boundedJsonBody(maxBytes: number, anonymous?: AnonymousBodyLimit
         if (!(await anonymous.authenticate(req))) limit = anonymous.maxBytes;
       } catch (error) {
         // A bad token is answered now (401), before its body is read.
-        next(refuseBody(res, error as AppError));
+        next(error);
         return;
       }
     }
-    const overLimit = (size?: number) => (limit < maxBytes ? anonymousTooLarge(limit) : tooLarge(maxBytes, size));
+    // The same answer whether the Content-Length said so or the bytes did.
+    const overLimit = () => (limit < maxBytes ? anonymousTooLarge(limit) : tooLarge(maxBytes));
     if (declared !== undefined && declared > limit) {
-      next(refuseBody(res, overLimit(declared)));
+      next(overLimit());
       return;
     }
     getRawBody(req, { length: declared, limit, encoding: 'utf-8' }).then(
@@ -69,10 +71,10 @@ export function boundedJsonBody(maxBytes: number, anonymous?: AnonymousBodyLimit
         next();
       },
       (error: { type?: string; message?: string }) => {
-        if (error.type === 'entity.too.large') next(refuseBody(res, overLimit()));
-        else if (error.type === 'request.size.invalid') next(refuseBody(res, badRequest('The body is shorter or longer than its Content-Length says')));
-        else if (error.type === 'request.aborted') next(refuseBody(res, badRequest('The client closed the request before its body arrived')));
-        else next(refuseBody(res, badRequest(`The request body cannot be read: ${error.message ?? 'unknown error'}`)));
+        if (error.type === 'entity.too.large') next(overLimit());
+        else if (error.type === 'request.size.invalid') next(badRequest('The body is shorter or longer than its Content-Length says'));
+        else if (error.type === 'request.aborted') next(badRequest('The client closed the request before its body arrived'));
+        else next(badRequest(`The request body cannot be read: ${error.message ?? 'unknown error'}`));
       },
     );
   };
@@ -96,7 +98,7 @@ function anonymousTooLarge(maxBytes: number): AppError {
  * passengers:write: without one the answer is 401 or 403 before a byte of the file is read.
  */
 export function tokenBeforeMultipart(authenticate: RequestAuthenticator): RequestHandler {
-  return async (req, res, next) => {
+  return async (req, _res, next) => {
     if (!req.is('multipart/form-data')) {
       next();
       return;
@@ -107,7 +109,7 @@ export function tokenBeforeMultipart(authenticate: RequestAuthenticator): Reques
       requireScope(principal, Scope.PassengersWrite);
       next();
     } catch (error) {
-      next(refuseBody(res, error as AppError));
+      next(error);
     }
   };
 }
@@ -116,15 +118,8 @@ function hasBody(req: IncomingMessage): boolean {
   return req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
 }
 
-function tooLarge(maxBytes: number, declared?: number): AppError {
-  const size = declared === undefined ? 'more than that' : `${declared} bytes`;
-  return payloadTooLarge(`The JSON body is larger than the limit of ${maxBytes} bytes (got ${size})`);
-}
-
-/** The body was refused before it was read to the end: the connection closes after the answer. */
-function refuseBody(res: Response, error: AppError): AppError {
-  closeConnectionAfterAnswer(res.req, res);
-  return error;
+function tooLarge(maxBytes: number): AppError {
+  return payloadTooLarge(`The JSON body is larger than the limit of ${maxBytes} bytes`);
 }
 
 /**

@@ -8,15 +8,12 @@ import { AppError, badRequest, payloadTooLarge } from '../errors';
  */
 export const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 
-/** The one answer to a spreadsheet over the limit, whichever way it came (REST or GraphQL). */
+/**
+ * The one answer to a spreadsheet over the limit, whichever way it came (REST or GraphQL) and
+ * whatever told (a Content-Length no upload within the limit can have, or the bytes counted).
+ */
 export function uploadTooLarge(maxBytes: number): AppError {
   return payloadTooLarge(`The spreadsheet is larger than the limit of ${maxBytes} bytes`);
-}
-
-/** A whole request body over what an upload of at most `maxFileBytes` can need. */
-export function uploadBodyTooLarge(maxFileBytes: number, maxBodyBytes: number, declared?: number): AppError {
-  const got = declared === undefined ? '' : ` (Content-Length ${declared})`;
-  return payloadTooLarge(`The request body is larger than an upload of a spreadsheet of at most ${maxFileBytes} bytes can be: at most ${maxBodyBytes} bytes${got}`);
 }
 
 /** The declared Content-Length, or undefined for a chunked body (Node has already refused a malformed one). */
@@ -38,35 +35,6 @@ export async function readStreamWithLimit(stream: Readable, maxBytes: number, to
   // busboy ends a file cut at its `fileSize` limit normally and only flags it.
   if ((stream as { truncated?: boolean }).truncated) throw tooLarge();
   return Buffer.concat(chunks, size);
-}
-
-/**
- * The request was answered before its body was read to the end (refused early, or the rest is
- * not wanted): the answer says `Connection: close` when it still can, and the socket is closed
- * once the answer is out, so a client still sending is cut off instead of being read to the end.
- */
-export function closeConnectionAfterAnswer(req: IncomingMessage, res: ServerResponse): void {
-  if (!res.headersSent) res.setHeader('Connection', 'close');
-  if (res.writableFinished) req.socket.destroySoon();
-  else res.once('finish', () => req.socket.destroySoon());
-}
-
-/**
- * The answer was decided before the body was read to its end. The rest of a body whose declared
- * length is within `maxBytes` is read and dropped, unparsed: a client still sending then reliably
- * reads the answer (a socket closed on unread data is reset, and the client may lose the answer
- * with it) and the connection can serve its next request. A longer body, or a chunked one whose
- * rest nobody announced, is not read further: see closeConnectionAfterAnswer.
- */
-export function dropRestOfBody(req: IncomingMessage, res: ServerResponse, maxBytes: number): void {
-  if (req.complete || req.destroyed) return;
-  const declared = declaredLength(req);
-  if (declared === undefined || declared > maxBytes) {
-    closeConnectionAfterAnswer(req, res);
-    return;
-  }
-  req.unpipe();
-  req.resume();
 }
 
 /**

@@ -15,9 +15,12 @@ export interface UploadTransportApp {
   close(): Promise<void>;
 }
 
+/** HTTP_LINGER_MAX_BYTES of the transport tests: the most a refused body is read on after its answer. */
+export const TRANSPORT_LINGER_MAX_BYTES = 1024 * 1024;
+
 /** What the REST and GraphQL upload transport tests both start from, with UPLOAD_MAX_BYTES = `limit`. */
 export async function startUploadTransportApp(name: string, limit: number): Promise<UploadTransportApp> {
-  const testApp = await startTestApp(name, { UPLOAD_MAX_BYTES: String(limit) });
+  const testApp = await startTestApp(name, { UPLOAD_MAX_BYTES: String(limit), HTTP_LINGER_MAX_BYTES: String(TRANSPORT_LINGER_MAX_BYTES) });
   const writer = await testApp.token(['passengers:write']);
   await createReferenceData(testApp);
   const flightId = await createFlight(testApp, { resourceId: 1, from: 'LIRF', to: 'LGAV', departureAt: '2026-12-10T09:00:00Z', arrivalAt: '2026-12-10T11:30:00Z' });

@@ -61,6 +61,20 @@ describe('JSON bodies over the limit', () => {
     expect(answer.connection).toBe('close');
   });
 
+  it.each([
+    ['GraphQL', '/graphql'],
+    ['the REST push', '/api/broker/v0/flight/1/passenger'],
+  ])('%s: words the 413 the same whether the Content-Length or the bytes told', async (_name, path) => {
+    const token = await testApp.token();
+    const message = (answer: { body: string }) => {
+      const body = JSON.parse(answer.body) as { error?: { message: string }; errors?: Array<{ message: string }> };
+      return body.error?.message ?? body.errors?.[0].message;
+    };
+    const declared = await answerBeforeBodyEnds(path, { Authorization: `Bearer ${token}`, 'Content-Length': 100 * 1024 * 1024 }, 10);
+    const counted = await answerBeforeBodyEnds(path, { Authorization: `Bearer ${token}`, 'Transfer-Encoding': 'chunked' }, 8192);
+    expect([message(declared), message(counted)]).toEqual(['The JSON body is larger than the limit of 2048 bytes', 'The JSON body is larger than the limit of 2048 bytes']);
+  });
+
   it('still reads a body within the limit, and answers 400 naming bad JSON', async () => {
     const ok = await request(testApp.app).post('/graphql').set('Authorization', `Bearer ${await testApp.token()}`).send({ query: '{ __typename }' });
     expect(ok.status).toBe(200);
