@@ -57,6 +57,8 @@ export interface GatewayApp {
    * an upgraded socket keeps `server.close()` waiting for ever. stop() calls it too.
    */
   closeWebSockets(): Promise<void>;
+  /** From now on /readyz answers 503: the process is stopping (main.ts, on SIGTERM, before the drain). */
+  markStopping(): void;
   /** Stops Apollo Server (after the HTTP server stopped taking requests). */
   stop(): Promise<void>;
 }
@@ -70,7 +72,7 @@ export async function createApp({ config, logger, database, devToken }: AppDeps)
   const authenticate = createRequestAuthenticator(createTokenVerifier(config.auth));
   const createContext = createContextFactory({ services, config, logger, authenticate });
   const schema = await gatewaySchema();
-  const apollo = createApolloServer(schema, config, logger);
+  const apollo = createApolloServer(schema, config, logger, database.health);
   await apollo.start();
   const subscriptions = createSubscriptionServer({ schema, config, logger, services, authenticate });
 
@@ -96,7 +98,8 @@ export async function createApp({ config, logger, database, devToken }: AppDeps)
   );
 
   app.use(encodeResponses());
-  app.use(healthRouter(database));
+  let stopping = false;
+  app.use(healthRouter(database, () => stopping));
   // GraphiQL from npm at /graphiql, for networks where Sandbox's CDN is out of reach.
   app.use(explorerRouter(config, devToken));
   const limitRequests = requestRateLimit(config.limits, authenticate);
@@ -156,6 +159,9 @@ export async function createApp({ config, logger, database, devToken }: AppDeps)
     changes,
     attachWebSockets: (server) => subscriptions.attach(server),
     closeWebSockets: () => subscriptions.close(),
+    markStopping: () => {
+      stopping = true;
+    },
     async stop() {
       await subscriptions.close();
       await webhookWorker.stop();

@@ -119,7 +119,10 @@ describe('the service process', () => {
 
     npm.child.kill('SIGTERM');
     await waitFor(() => /shutting down/.test(npm.output()), 10_000);
+    // The idle connection is left to its announced keep-alive time-out (closing it at once could
+    // race a request the client sends on it); after the grace no new connection is taken.
     await idle.closed;
+    await waitFor(() => /no longer accepting connections/.test(npm.output()), 30_000);
     await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
 
     inFlight.send(body.slice(10));
