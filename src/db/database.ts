@@ -147,12 +147,15 @@ export async function openDatabase(config: Config, logger: Logger, options: Open
       // Before the first connection there is no `db` yet: not reachable, and no need to wait.
       const db = connection.db;
       if (!db || health.knownDown) return false;
-      try {
-        await db.admin().command({ ping: 1 }, { signal: AbortSignal.timeout(timeouts.readinessTimeoutMs) });
-        return true;
-      } catch {
-        return false;
-      }
+      // The driver does not honour the signal at every stage (a ping sent as the server died waited
+      // out the whole server selection): the answer does not wait for the ping past the limit.
+      const signal = AbortSignal.timeout(timeouts.readinessTimeoutMs);
+      const ping = db.admin().command({ ping: 1 }, { signal }).then(
+        () => true,
+        () => false,
+      );
+      const expired = new Promise<boolean>((resolve) => signal.addEventListener('abort', () => resolve(false), { once: true }));
+      return Promise.race([ping, expired]);
     },
     async close() {
       closed = true;
