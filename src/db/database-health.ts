@@ -1,20 +1,23 @@
 import type { MongoClient, ServerHeartbeatFailedEvent, ServerHeartbeatSucceededEvent } from 'mongodb';
 import type { Logger } from '../logger';
 
+/** Checks in a row a server must fail to count as down: one slow answer on a loaded machine is not an outage. */
+const FAILED_CHECKS_TO_BE_DOWN = 2;
+
 /**
  * Whether the database is known to be down, from what the driver's own monitor sees: each server's
- * last heartbeat. Down until the first connection succeeded; then down while every server's last
- * heartbeat failed, up again at the first one that succeeds (the monitor checks every
+ * recent heartbeats. Down until the first connection succeeded; then down while every server failed
+ * its last two checks, up again at the first check that succeeds (the monitor checks every
  * DB_HEARTBEAT_FREQUENCY_MS). A single operation's network error is not enough: the driver checks
- * the server at once after one, and only a failed check says the server is gone.
+ * the server at once after one, and only failed checks say the server is gone.
  *
  * While down, data requests answer 503 at once instead of each waiting for a server the driver
  * will not find (DB_SERVER_SELECTION_TIMEOUT_MS), and /readyz answers 503 without a ping.
  */
 export class DatabaseHealth {
   private connected = false;
-  /** Last heartbeat of each server address: true when it succeeded. */
-  private readonly servers = new Map<string, boolean>();
+  /** Checks each server (by address) failed in a row since its last success. */
+  private readonly servers = new Map<string, number>();
   private downSince: number | undefined = Date.now();
 
   constructor(private readonly logger?: Logger) {}
@@ -39,12 +42,12 @@ export class DatabaseHealth {
   }
 
   private heard(address: string, answered: boolean): void {
-    this.servers.set(address, answered);
+    this.servers.set(address, answered ? 0 : (this.servers.get(address) ?? 0) + 1);
     this.update();
   }
 
   private update(): void {
-    const down = !this.connected || (this.servers.size > 0 && ![...this.servers.values()].some(Boolean));
+    const down = !this.connected || (this.servers.size > 0 && [...this.servers.values()].every((failed) => failed >= FAILED_CHECKS_TO_BE_DOWN));
     if (down && this.downSince === undefined) {
       this.downSince = Date.now();
       this.logger?.warn('the database does not answer the driver’s checks: data requests answer 503 at once until it does');
