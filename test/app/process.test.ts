@@ -162,7 +162,17 @@ describe('the service process', () => {
     [{ HTTP_HEADERS_TIMEOUT_MS: '20000', HTTP_REQUEST_TIMEOUT_MS: '10000' }, 'HTTP_HEADERS_TIMEOUT_MS'],
     [{ DB_OPERATION_TIMEOUT_MS: '5s' }, 'DB_OPERATION_TIMEOUT_MS'],
     [{ READINESS_TIMEOUT_MS: '0' }, 'READINESS_TIMEOUT_MS'],
+    [{ SHUTDOWN_TIMEOUT_MS: '2000', SHUTDOWN_GRACE_MS: '3000' }, 'SHUTDOWN_GRACE_MS'],
+    [{ DB_HEARTBEAT_FREQUENCY_MS: '50' }, 'DB_HEARTBEAT_FREQUENCY_MS'],
+    [{ HTTP_KEEP_ALIVE_TIMEOUT_MS: 'forever' }, 'HTTP_KEEP_ALIVE_TIMEOUT_MS'],
   ])('the configuration %j is refused naming %s', (env, variable) => {
     expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid configuration: ${variable} `));
+  });
+
+  it('keeps accepting after SIGTERM for 5 s in production and 1 s elsewhere, never past SHUTDOWN_TIMEOUT_MS', () => {
+    expect(loadConfig({ NODE_ENV: 'production' }).shutdownGraceMs).toBe(5000);
+    expect(loadConfig({ NODE_ENV: 'development' }).shutdownGraceMs).toBe(1000);
+    expect(loadConfig({ NODE_ENV: 'production', SHUTDOWN_TIMEOUT_MS: '2000' }).shutdownGraceMs).toBe(2000);
+    expect(loadConfig({ SHUTDOWN_GRACE_MS: '0' }).shutdownGraceMs).toBe(0);
   });
 });
