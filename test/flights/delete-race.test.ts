@@ -4,8 +4,8 @@ import { passengerRecord } from '../helpers/passengers';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { createFlight, createReferenceData } from '../helpers/timeline-fixtures';
 
-/** Twelve rounds of sixteen racing pushes and a delete; on a loaded two-core machine longer than the default 30 s (not a speed check: benchmarks measure speed). */
-const HEAVY_TEST_TIMEOUT_MS = 120_000;
+/** Twelve rounds of sixteen racing pushes and a delete; minutes on a two-core machine at load 30 and more (a liveness bound, not a speed check: benchmarks measure speed). */
+const HEAVY_TEST_TIMEOUT_MS = 600_000;
 
 const ROUNDS = 12;
 const PUSHES_PER_ROUND = 16;
