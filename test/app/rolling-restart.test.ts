@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { passengerRecord } from '../helpers/passengers';
-import { freePort, killAll, startTypeScript, waitFor, type Started } from './child-processes';
+import { freePort, killAll, startEngineProcess, startTypeScript, waitFor, type Started } from './child-processes';
 
 /*
  * A rolling restart as a proxy sees it: the service process gets SIGTERM while requests are on
@@ -76,6 +76,34 @@ async function someFlightId(service: Service): Promise<number> {
 
 describe('SIGTERM under traffic', () => {
   afterAll(() => killAll());
+
+  it('opens its port only once the database answers: refused before (a proxy goes elsewhere), served from the first request after', async () => {
+    const databasePort = await freePort();
+    const port = await freePort();
+    const service = startTypeScript('src/main.ts', [], {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'info',
+      MONGODB_URI: `mongodb://127.0.0.1:${databasePort}/late_start`,
+      DB_SERVER_SELECTION_TIMEOUT_MS: '500',
+    });
+    // The process runs and retries; the port stays closed meanwhile.
+    await waitFor(() => /cannot reach MongoDB; retrying/.test(service.output()) || service.child.exitCode !== null, 150_000);
+    expect(service.child.exitCode).toBeNull();
+    await expect(send(port, { path: '/healthz' })).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+
+    await startEngineProcess(databasePort);
+    await waitFor(() => (/listening on/.test(service.output()) && /Bearer eyJ/.test(service.output())) || service.child.exitCode !== null, 150_000);
+    const token = /Bearer (eyJ[\w-]+\.[\w-]+\.[\w-]+)/.exec(service.output())![1];
+    // Served from the first request: no 503 while a connection is still being made.
+    const ready = await send(port, { path: '/readyz' });
+    expect(ready.status).toBe(200);
+    const resources = await send(port, { path: RESOURCES, token });
+    expect([resources.status, JSON.parse(resources.body)]).toEqual([200, []]);
+    service.child.kill('SIGTERM');
+    expect(await service.exited).toBe(0);
+  });
 
   it('serves what reached it during the grace: idle kept-alive connections reused after the signal, and connections opened just before it', async () => {
     // A grace far longer than the few requests below take, so each is sent within it.
