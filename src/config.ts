@@ -446,7 +446,7 @@ function httpTimeouts(env: Env): HttpTimeoutsConfig {
 
 /**
  * SHUTDOWN_TIMEOUT_MS bounds the whole drain, the grace included. A production process keeps
- * accepting for 5 s (a proxy's health checks notice within that); elsewhere 1 s, so Ctrl-C is quick.
+ * accepting long enough for a proxy's health checks to notice; elsewhere briefly, so Ctrl-C is quick.
  */
 function shutdownTimes(env: Env, nodeEnv: NodeEnv): Pick<Config, 'shutdownTimeoutMs' | 'shutdownGraceMs'> {
   const shutdownTimeoutMs = integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000);

@@ -53,8 +53,8 @@ export async function startTestApp(
     LOG_LEVEL: 'silent',
     // A loaded machine (the whole suite beside other work) is slow, not broken: the limits that turn
     // a slow database into a 503 and a slow query or spreadsheet into a refusal guard production, and
-    // a test about one of them sets its own. With the defaults (2.5 s a database attempt, 5 s a
-    // query), concurrency tests failed at load 30 with 503s and QUERY_TIMEOUTs.
+    // a test about one of them sets its own. With the defaults, concurrency tests on a busy machine
+    // failed with 503s and QUERY_TIMEOUTs.
     DB_OPERATION_TIMEOUT_MS: '120000',
     DB_SERVER_SELECTION_TIMEOUT_MS: '60000',
     READINESS_TIMEOUT_MS: '60000',
