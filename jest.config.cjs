@@ -20,6 +20,8 @@ module.exports = {
   // jose 6 and the upload client test/clients uses (apollo-upload-client, extract-files) ship ESM
   // only; let SWC turn them into CommonJS for jest on Node 20.
   transformIgnorePatterns: ['/node_modules/(?!(jose|apollo-upload-client|extract-files|is-plain-obj)/)'],
-  testTimeout: 30000,
+  // A liveness bound: on a machine at load 30 and more a sound test can take minutes (tests wait
+  // for conditions, never for fixed times, so a slow machine makes them slow, not wrong).
+  testTimeout: 180_000,
   maxWorkers: 2,
 };

@@ -57,6 +57,8 @@ export interface GatewayApp {
    * an upgraded socket keeps `server.close()` waiting for ever. stop() calls it too.
    */
   closeWebSockets(): Promise<void>;
+  /** From now on /readyz answers 503: the process is stopping (main.ts, on SIGTERM, before the drain). */
+  markStopping(): void;
   /** Stops Apollo Server (after the HTTP server stopped taking requests). */
   stop(): Promise<void>;
 }
@@ -70,7 +72,7 @@ export async function createApp({ config, logger, database, devToken, metrics }:
   const authenticate = createRequestAuthenticator(createTokenVerifier(config.auth));
   const createContext = createContextFactory({ services, config, logger, authenticate });
   const schema = await gatewaySchema();
-  const apollo = createApolloServer(schema, config, logger, metrics ? [graphqlMetricsPlugin(metrics)] : []);
+  const apollo = createApolloServer(schema, config, logger, database.health, metrics ? [graphqlMetricsPlugin(metrics)] : []);
   await apollo.start();
   const subscriptions = createSubscriptionServer({ schema, config, logger, services, authenticate });
 
@@ -99,7 +101,8 @@ export async function createApp({ config, logger, database, devToken, metrics }:
   );
 
   app.use(encodeResponses());
-  app.use(healthRouter(database));
+  let stopping = false;
+  app.use(healthRouter(database, () => stopping));
   if (metrics) app.get('/metrics', metricsRoute(metrics, authenticate));
   // GraphiQL from npm at /graphiql, for networks where Sandbox's CDN is out of reach.
   app.use(explorerRouter(config, devToken));
@@ -171,6 +174,9 @@ export async function createApp({ config, logger, database, devToken, metrics }:
     changes,
     attachWebSockets: (server) => subscriptions.attach(server),
     closeWebSockets: () => subscriptions.close(),
+    markStopping: () => {
+      stopping = true;
+    },
     async stop() {
       await subscriptions.close();
       await webhookWorker.stop();

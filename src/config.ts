@@ -84,6 +84,12 @@ export interface DatabaseTimeoutsConfig {
   serverSelectionTimeoutMs: number;
   /** Budget of the /readyz ping. */
   readinessTimeoutMs: number;
+  /**
+   * Milliseconds between the driver's checks of each server (`heartbeatFrequencyMS`): how soon a
+   * database that went down, or came back, is known, and so how long data requests keep answering
+   * 503 after it returned.
+   */
+  heartbeatFrequencyMs: number;
 }
 
 /**
@@ -106,6 +112,8 @@ export interface HttpTimeoutsConfig {
   /** Longest a client may take to send the request headers. */
   headersTimeoutMs: number;
   linger: LingerConfig;
+  /** How long an idle keep-alive connection stays open (Node's `keepAliveTimeout`, announced in `Keep-Alive: timeout=`). */
+  keepAliveTimeoutMs: number;
 }
 
 /** Outgoing webhooks: see README.md, "Live changes → webhooks". */
@@ -204,6 +212,11 @@ export interface Config {
   limits: LimitsConfig;
   /** Milliseconds given to in-flight requests on SIGTERM before the process exits anyway. */
   shutdownTimeoutMs: number;
+  /**
+   * Milliseconds after SIGTERM during which the process still accepts connections (answering each
+   * request with `Connection: close`, /readyz 503), so a proxy has time to notice and stop sending.
+   */
+  shutdownGraceMs: number;
   database: DatabaseTimeoutsConfig;
   http: HttpTimeoutsConfig;
   changes: ChangesConfig;
@@ -340,11 +353,12 @@ export function loadConfig(env: Env = process.env): Config {
       // At most 5,000 records of ~1.3 kB keep a list, with its capped history and keys, under 8 of MongoDB's 16 MiB.
       passengerListMaxPassengers: integer(env, 'PASSENGER_LIST_MAX_PASSENGERS', 2000, 1, 5000),
     },
-    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    ...shutdownTimes(env, nodeEnv),
     database: {
       operationTimeoutMs: integer(env, 'DB_OPERATION_TIMEOUT_MS', 5000, 100, 600_000),
       serverSelectionTimeoutMs: integer(env, 'DB_SERVER_SELECTION_TIMEOUT_MS', 3000, 100, 600_000),
       readinessTimeoutMs: integer(env, 'READINESS_TIMEOUT_MS', 2000, 100, 60_000),
+      heartbeatFrequencyMs: integer(env, 'DB_HEARTBEAT_FREQUENCY_MS', 500, 100, 60_000),
     },
     http: httpTimeouts(env),
     changes: {
@@ -468,15 +482,31 @@ function httpTimeouts(env: Env): HttpTimeoutsConfig {
   if (headersTimeoutMs > requestTimeoutMs) {
     throw new ConfigError('HTTP_HEADERS_TIMEOUT_MS', `must not exceed HTTP_REQUEST_TIMEOUT_MS (${requestTimeoutMs}), got "${headersTimeoutMs}"`);
   }
+  const keepAliveTimeoutMs = integer(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 5000, 1000, 600_000);
   return {
     requestTimeoutMs,
     headersTimeoutMs,
+    keepAliveTimeoutMs,
     linger: {
       maxMs: integer(env, 'HTTP_LINGER_MS', 10_000, 0, 600_000),
       maxBytes: integer(env, 'HTTP_LINGER_MAX_BYTES', 128 * 1024 * 1024, 0, 1024 ** 4),
       maxConnections: integer(env, 'HTTP_LINGER_MAX_CONNECTIONS', 32, 0, 100_000),
     },
   };
+}
+
+/**
+ * SHUTDOWN_TIMEOUT_MS bounds the whole drain, the grace included. A production process keeps
+ * accepting long enough for a proxy's health checks to notice; elsewhere briefly, so Ctrl-C is quick.
+ */
+function shutdownTimes(env: Env, nodeEnv: NodeEnv): Pick<Config, 'shutdownTimeoutMs' | 'shutdownGraceMs'> {
+  const shutdownTimeoutMs = integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000);
+  const defaultGraceMs = Math.min(nodeEnv === 'production' ? 5000 : 1000, shutdownTimeoutMs);
+  const shutdownGraceMs = integer(env, 'SHUTDOWN_GRACE_MS', defaultGraceMs, 0, 600_000);
+  if (shutdownGraceMs > shutdownTimeoutMs) {
+    throw new ConfigError('SHUTDOWN_GRACE_MS', `must not exceed SHUTDOWN_TIMEOUT_MS (${shutdownTimeoutMs}), got "${shutdownGraceMs}"`);
+  }
+  return { shutdownTimeoutMs, shutdownGraceMs };
 }
 
 /** An ISO 3166-1 alpha-2 code with a telephone numbering plan, or undefined when unset. */

@@ -1,4 +1,5 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import net from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Config } from './config';
 import { ErrorCode } from './errors';
@@ -20,6 +21,7 @@ export function createHttpServer(app: RequestListener, config: Pick<Config, 'htt
     },
     app,
   );
+  server.keepAliveTimeout = config.http.keepAliveTimeoutMs;
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, logger));
   return server;
 }
@@ -43,14 +45,26 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, logger?
   );
 }
 
+/** How a drain went: requests cut when SHUTDOWN_TIMEOUT_MS ran out. */
+export interface DrainResult {
+  cut: number;
+}
+
 /**
  * Prepares `server` for a graceful stop; call it before the server takes requests. The returned
- * function stops accepting connections, answers every request still unanswered (those in flight
- * and any that arrive on an open keep-alive connection) with `Connection: close` so no client
- * reuses the connection, closes each connection as soon as it is idle, and resolves once all are
- * closed, with the number of requests it had to cut when `timeoutMs` ran out.
+ * function drains it in three steps:
+ *
+ * 1. For `graceMs` the server still accepts connections: a connection the kernel accepted before the
+ *    signal, one a proxy opens before it noticed /readyz turn 503, and a request a proxy sends on a
+ *    kept-alive connection are all served. Every answer from now on (those in flight included)
+ *    carries `Connection: close`, and the connection closes once it is sent, so no client reuses it.
+ * 2. Then it stops accepting. A connection still idle is left to the keep-alive time-out it announced
+ *    (`Keep-Alive: timeout=`): closing it now would race a request the client may be sending on it
+ *    (a reset the client cannot tell from a lost request), while a client that honours the
+ *    announcement stops reusing it before it expires.
+ * 3. It resolves once every connection closed, or at `timeoutMs` after the start, when what is left is cut.
  */
-export function prepareGracefulClose(server: Server): (timeoutMs: number) => Promise<number> {
+export function prepareGracefulClose(server: Server, onStopAccepting?: () => void): (graceMs: number, timeoutMs: number) => Promise<DrainResult> {
   const unanswered = new Set<ServerResponse>();
   let closing = false;
   const closeAfterAnswer = (res: ServerResponse) => {
@@ -60,26 +74,26 @@ export function prepareGracefulClose(server: Server): (timeoutMs: number) => Pro
   server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
     unanswered.add(res);
     if (closing) closeAfterAnswer(res);
-    res.once('close', () => {
-      unanswered.delete(res);
-      // A response that had already sent its headers kept the connection open: close it now.
-      if (closing) setImmediate(() => server.closeIdleConnections());
-    });
+    res.once('close', () => unanswered.delete(res));
   });
-  return (timeoutMs) =>
+  return (graceMs, timeoutMs) =>
     new Promise((resolve) => {
       closing = true;
       for (const res of unanswered) closeAfterAnswer(res);
       let cut = 0;
-      const timer = setTimeout(() => {
+      const deadline = setTimeout(() => {
         cut = unanswered.size;
         server.closeAllConnections();
       }, timeoutMs);
-      timer.unref();
-      server.close(() => {
-        clearTimeout(timer);
-        resolve(cut);
-      });
-      server.closeIdleConnections();
+      deadline.unref();
+      setTimeout(() => {
+        onStopAccepting?.();
+        // net.Server's own close: http.Server's would also close every idle connection at once.
+        net.Server.prototype.close.call(server, () => {
+          clearTimeout(deadline);
+          // Now that nothing is open, http.Server's close stops its connection-checking timer.
+          server.close(() => resolve({ cut }));
+        });
+      }, graceMs);
     });
 }

@@ -36,15 +36,18 @@ async function main(): Promise<void> {
       { database: database.displayUri },
       'using the EMBEDDED development engine (in memory, lost at exit, not a production database); set MONGODB_URI to use a real MongoDB',
     );
-    await database.ready;
+  } else {
+    logger.info({ database: database.displayUri }, 'using MongoDB from MONGODB_URI; listening once it answers');
+  }
+  // The port opens once the database answers: until then every data request would be a 503, while
+  // a refused connection is one a proxy safely sends to another process. A real MongoDB that is
+  // down keeps the process waiting (openDatabase retries and logs) instead of ending it.
+  await database.ready;
+  if (database.kind === 'embedded') {
     const empty = (await database.models.flights.estimatedDocumentCount()) === 0;
     if (empty) logger.info({ seeded: await seedDemoData(database.models) }, 'embedded database was empty: demo data loaded');
   } else {
-    logger.info({ database: database.displayUri }, 'using MongoDB from MONGODB_URI');
-    database.ready.then(
-      () => logger.info('connected to MongoDB; indexes ensured'),
-      (error: unknown) => logger.error({ err: error }, 'database initialisation failed'),
-    );
+    logger.info('connected to MongoDB; indexes ensured');
   }
 
   const gateway = await createApp({ config, logger, database, devToken: prepared.devToken, metrics });
@@ -53,7 +56,7 @@ async function main(): Promise<void> {
   metricsServer?.listen(config.metrics.port, config.host, () => logger.info({ metrics: `http://localhost:${config.metrics.port}/metrics` }, 'metrics served on METRICS_PORT'));
   const server = createHttpServer(gateway.app, config, logger);
   gateway.attachWebSockets(server);
-  const close = prepareGracefulClose(server);
+  const close = prepareGracefulClose(server, () => logger.info('no longer accepting connections'));
   server.listen(config.port, config.host);
   server.on('error', (error) => {
     logger.fatal({ err: error }, `cannot listen on ${config.host}:${config.port}`);
@@ -73,21 +76,22 @@ async function main(): Promise<void> {
 }
 
 /**
- * SIGTERM/SIGINT: stop accepting, close the WebSockets (1001: their clients reconnect elsewhere;
- * an open one would hold the HTTP server's close for ever), finish in-flight requests (answered
- * with `Connection: close`), close the database, exit 0. A repeated signal (npm forwards the
- * terminal's Ctrl-C as well) changes nothing.
+ * SIGTERM/SIGINT: /readyz answers 503 at once; close the WebSockets (1001: their clients reconnect
+ * elsewhere; an open one would hold the HTTP server's close for ever); drain HTTP (still accepting
+ * for SHUTDOWN_GRACE_MS, every answer with `Connection: close`, see prepareGracefulClose); close the
+ * database, exit 0. A repeated signal (npm forwards the terminal's Ctrl-C as well) changes nothing.
  */
-function installShutdown(close: (timeoutMs: number) => Promise<number>, gateway: GatewayApp, database: Database, config: Config, logger: Logger, metricsServer?: Server): void {
+function installShutdown(close: ReturnType<typeof prepareGracefulClose>, gateway: GatewayApp, database: Database, config: Config, logger: Logger, metricsServer?: Server): void {
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down: finishing in-flight requests');
-    const draining = close(config.shutdownTimeoutMs);
+    gateway.markStopping();
+    logger.info({ signal, graceMs: config.shutdownGraceMs }, 'shutting down: not ready; finishing in-flight requests');
+    const draining = close(config.shutdownGraceMs, config.shutdownTimeoutMs);
     await gateway.closeWebSockets();
     logger.debug('websockets closed');
-    const cut = await draining;
+    const { cut } = await draining;
     if (cut > 0) logger.warn({ cut, timeoutMs: config.shutdownTimeoutMs }, 'SHUTDOWN_TIMEOUT_MS ran out: requests cut');
     logger.debug('http server closed');
     await gateway.stop();

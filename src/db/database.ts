@@ -2,6 +2,8 @@ import type { MongoClient } from 'mongodb';
 import mongoose, { type Connection, type MongooseQueryMiddleware, type Query, type Schema } from 'mongoose';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
+import { isDatabaseUnavailable } from './database-errors';
+import { DatabaseHealth } from './database-health';
 import { startEmbeddedMongoInThread } from './embedded/thread';
 import { createModels, ensureIndexes, type Models } from './models';
 
@@ -24,7 +26,12 @@ export interface Database {
    * (see README.md, "A real MongoDB"): this tells code that would want one whether it may.
    */
   readonly supportsTransactions: boolean | undefined;
-  /** True when a ping reaches the server within the readiness time-out (READINESS_TIMEOUT_MS). */
+  /** Whether the database is known to be down (from the driver's heartbeats): data requests then answer 503 at once. */
+  health: DatabaseHealth;
+  /**
+   * True when a ping reaches the server within the readiness time-out (READINESS_TIMEOUT_MS); false
+   * at once while the database is known to be down.
+   */
   isReachable(): Promise<boolean>;
   /** Closes the connection and, when embedded, stops the engine. */
   close(): Promise<void>;
@@ -93,32 +100,42 @@ export async function openDatabase(config: Config, logger: Logger, options: Open
     // Before the first connection mongoose queues operations, by default for 10 s.
     bufferTimeoutMS: timeouts.operationTimeoutMs,
     maxPoolSize: 20,
+    // How soon a server that went down, or came back, is known (DatabaseHealth).
+    heartbeatFrequencyMS: timeouts.heartbeatFrequencyMs,
     monitorCommands: options.monitorCommands ?? options.observeClient !== undefined,
   };
   let supportsTransactions: boolean | undefined;
+  const health = new DatabaseHealth(logger);
   const ready = (async () => {
+    let connected = false;
     for (let attempt = 1; ; attempt += 1) {
       try {
-        const opening = connection.openUri(uri, driverOptions);
-        // openUri creates the client before its first await: listeners see the first command.
-        const client = connection.getClient() as MongoClient | undefined;
-        if (client && options.observeClient) options.observeClient(client);
-        await opening;
+        if (!connected) {
+          const opening = connection.openUri(uri, driverOptions);
+          // openUri creates the client before its first await: listeners see the first command.
+          const client = connection.getClient() as MongoClient | undefined;
+          if (client && options.observeClient) options.observeClient(client);
+          await opening;
+          health.watch(connection.getClient());
+          connected = true;
+        }
+        supportsTransactions = await askTransactionSupport(connection, logger);
+        await ensureIndexes(models);
         break;
       } catch (error) {
-        if (kind === 'embedded' || closed) throw error;
-        logger.error({ attempt, uri: displayUri, err: { message: (error as Error).message } }, 'cannot reach MongoDB; retrying');
+        // A server that is down, or too slow for the time limits on a loaded machine, is waited
+        // for; any other failure (an index the data contradicts) ends the start-up.
+        if (kind === 'embedded' || closed || (connected && !isDatabaseUnavailable(error))) throw error;
+        logger.error({ attempt, uri: displayUri, err: { message: (error as Error).message } }, connected ? 'cannot prepare the database; retrying' : 'cannot reach MongoDB; retrying');
         await new Promise((resolve) => setTimeout(resolve, options.retryDelayMs ?? 2000));
       }
     }
-    supportsTransactions = await askTransactionSupport(connection, logger);
     if (supportsTransactions === false) {
       logger.warn(
         { database: displayUri },
         'MongoDB is a standalone server, without transactions or retryable writes; the service runs correctly on it (its writes need no transaction), but a replica set is recommended',
       );
     }
-    await ensureIndexes(models);
   })();
   // Callers await `ready` when they need it; an unobserved rejection must not kill the process.
   ready.catch(() => undefined);
@@ -129,19 +146,23 @@ export async function openDatabase(config: Config, logger: Logger, options: Open
     kind,
     displayUri,
     ready,
+    health,
     get supportsTransactions() {
       return supportsTransactions;
     },
     async isReachable() {
       // Before the first connection there is no `db` yet: not reachable, and no need to wait.
       const db = connection.db;
-      if (!db) return false;
-      try {
-        await db.admin().command({ ping: 1 }, { signal: AbortSignal.timeout(timeouts.readinessTimeoutMs) });
-        return true;
-      } catch {
-        return false;
-      }
+      if (!db || health.knownDown) return false;
+      // The driver does not honour the signal at every stage (a ping sent as the server died waited
+      // out the whole server selection): the answer does not wait for the ping past the limit.
+      const signal = AbortSignal.timeout(timeouts.readinessTimeoutMs);
+      const ping = db.admin().command({ ping: 1 }, { signal }).then(
+        () => true,
+        () => false,
+      );
+      const expired = new Promise<boolean>((resolve) => signal.addEventListener('abort', () => resolve(false), { once: true }));
+      return Promise.race([ping, expired]);
     },
     async close() {
       closed = true;

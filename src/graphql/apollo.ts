@@ -7,6 +7,7 @@ import type { GraphQLContext } from '../context';
 import { ErrorCode, MAX_ERROR_DETAILS } from '../errors';
 import type { Logger } from '../logger';
 import { EXACTLY_TYPED_OUTPUT_TYPES } from '../timeline/timeline-event.type';
+import { databaseGatePlugin, type DatabaseState } from './database-gate';
 import { createErrorFormatter } from './error-format';
 import { EXPLORER_PATH, landingPageViewer } from './explorer';
 import { responseSizeLimit } from './execution-limits';
@@ -102,7 +103,7 @@ function sandboxLandingPage(explorerServed: boolean): ApolloServerPlugin<GraphQL
  * `observers` come first among the plugins: they see every request, including those the jit
  * execution answers without graphql-js's execution hooks.
  */
-export function createApolloServer(schema: GraphQLSchema, config: Config, logger: Logger, observers: ApolloServerPlugin<GraphQLContext>[] = []): ApolloServer<GraphQLContext> {
+export function createApolloServer(schema: GraphQLSchema, config: Config, logger: Logger, database: DatabaseState, observers: ApolloServerPlugin<GraphQLContext>[] = []): ApolloServer<GraphQLContext> {
   const formatError = createErrorFormatter(logger);
   const responseSize = responseSizeLimit(config.limits.responseMaxBytes);
   const production = config.nodeEnv === 'production';
@@ -132,6 +133,8 @@ export function createApolloServer(schema: GraphQLSchema, config: Config, logger
       // resolver (measured: a third of a 5,000-entry timeline's GraphQL time).
       ApolloServerPluginCacheControlDisabled(),
       requestGuardsPlugin(schema, config),
+      // After the guards: a document refused for its shape is a 400 whatever the database does.
+      databaseGatePlugin(database),
       jitExecutionPlugin(schema, formatError, DEFAULT_JIT_CACHE, new Set(EXACTLY_TYPED_OUTPUT_TYPES)),
       responseShapingPlugin,
       // After the shaping, so the size measured is the size sent.

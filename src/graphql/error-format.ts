@@ -1,5 +1,6 @@
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
-import { asAppError, ErrorCode, errorChain } from '../errors';
+import { isDatabaseUnavailable } from '../db/database-errors';
+import { asAppError, ErrorCode } from '../errors';
 import type { Logger } from '../logger';
 
 /** Codes graphql-js and Apollo Server give to client mistakes; their messages are safe to show. */
@@ -29,39 +30,6 @@ const PERSISTED_QUERY_ERRORS = new Map<string, { code: ErrorCode; message: strin
   ['Unsupported persisted query version', { code: ErrorCode.PERSISTED_QUERY_VERSION_UNSUPPORTED, message: 'extensions.persistedQuery.version must be 1, the only version served' }],
 ]);
 
-/** Driver errors that mean the database cannot answer now: down, frozen, too slow or closing. */
-const UNAVAILABLE_ERRORS = new Set([
-  'MongoServerSelectionError',
-  'MongooseServerSelectionError',
-  'MongoNetworkError',
-  'MongoNetworkTimeoutError',
-  'MongoPoolClearedError',
-  'MongoPoolClosedError',
-  'MongoWaitQueueTimeoutError',
-  'MongoOperationTimeoutError',
-  'MongoNotConnectedError',
-  'MongoTopologyClosedError',
-  'MongoServerClosedError',
-]);
-/**
- * Server error codes of the same kind: MaxTimeMSExpired (50) and ExceededTimeLimit (262) from the
- * time limits we send, and a server shutting down, stepping down or unreachable behind a router.
- */
-const UNAVAILABLE_SERVER_CODES = new Set([6, 7, 50, 89, 91, 189, 262, 9001, 10107, 11600, 11602, 13435, 13436]);
-/** mongoose's own: operations queued before the first connection past bufferTimeoutMS. */
-const BUFFERING_TIMED_OUT = /buffering timed out/;
-
-/** Is this error the database being unreachable or out of time (a 503, not a bug)? */
-export function isDatabaseUnavailable(error: unknown): boolean {
-  for (const link of errorChain(error)) {
-    const { name, message, code } = link as { name?: string; message?: string; code?: unknown };
-    if (name && UNAVAILABLE_ERRORS.has(name)) return true;
-    if (name?.startsWith('Mongo') && typeof code === 'number' && UNAVAILABLE_SERVER_CODES.has(code)) return true;
-    if (BUFFERING_TIMED_OUT.test(message ?? '')) return true;
-  }
-  return false;
-}
-
 /**
  * Shapes every GraphQL error a client sees: our AppErrors keep code, message and details; client
  * mistakes found by graphql-js keep theirs; an unreachable database is SERVICE_UNAVAILABLE; anything
@@ -82,7 +50,7 @@ export function createErrorFormatter(logger: Logger) {
     if (typeof code === 'string' && CLIENT_CODES.has(code)) {
       return { ...base, extensions: { code } };
     }
-    const persistedQuery = error instanceof GraphQLError && error.extensions.code === undefined ? PERSISTED_QUERY_ERRORS.get(error.message) : undefined;
+    const persistedQuery = error instanceof GraphQLError && error.extensions?.code === undefined ? PERSISTED_QUERY_ERRORS.get(error.message) : undefined;
     if (persistedQuery) {
       return { ...base, message: persistedQuery.message, extensions: { code: persistedQuery.code } };
     }

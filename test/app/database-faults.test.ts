@@ -19,8 +19,6 @@ const LIMIT_MS = 1000;
 const LIVENESS_BOUND_MS = 10 * LIMIT_MS;
 const RESOURCES = '/api/broker/v0/resource/timeline/resources';
 
-jest.setTimeout(90_000);
-
 interface Service {
   app: Express;
   database: Database;

@@ -130,7 +130,7 @@ describe('the service process under broken and hostile uploads', () => {
       },
     });
     flightId = created.createFlight.flightId;
-  }, 60_000);
+  });
 
   afterAll(() => {
     service?.child.kill('SIGKILL');

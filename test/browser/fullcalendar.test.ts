@@ -135,7 +135,7 @@ describeInChromium('the README FullCalendar recipe, bundled from npm and run in 
         if (String(payload).includes('"type":"subscribe"')) liveSubscribes.push(String(payload));
       }),
     );
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await context?.close();

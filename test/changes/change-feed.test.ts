@@ -10,7 +10,7 @@ import { createFlight, createReferenceData } from '../helpers/timeline-fixtures'
 function record(testApp: TestApp) {
   const events: ChangeEvent[] = [];
   const stop = testApp.gateway.services.changes.listen((event) => events.push(event));
-  const until = async (predicate: (seen: ChangeEvent[]) => boolean, what: string, timeoutMs = 10_000) => {
+  const until = async (predicate: (seen: ChangeEvent[]) => boolean, what: string, timeoutMs = 60_000) => {
     const started = Date.now();
     while (!predicate(events)) {
       if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}; saw ${JSON.stringify(events.map((e) => [e.seq, e.type, e.flightId]))}`);

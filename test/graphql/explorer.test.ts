@@ -15,11 +15,11 @@ const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium) console.warn(`SKIPPED the browser test of test/graphql/explorer.test.ts: ${CHROMIUM} is missing (install it with: apt-get install -y chromium)`);
 const itInChromium = haveChromium ? it : it.skip;
 
-/** Checks `condition` every 200 ms until it holds; fails naming `what` after 15 s. */
+/** Checks `condition` every 200 ms until it holds; fails naming `what` after 60 s (a liveness bound). */
 async function until(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
   const started = Date.now();
   while (!(await condition())) {
-    if (Date.now() - started > 15_000) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() - started > 60_000) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }

@@ -54,6 +54,15 @@ export async function startTestApp(
     // Test files fire hundreds of requests from one address; the limit itself has its own test.
     RATE_LIMIT_PER_MINUTE: '0',
     LOG_LEVEL: 'silent',
+    // A loaded machine (the whole suite beside other work) is slow, not broken: the limits that turn
+    // a slow database into a 503 and a slow query or spreadsheet into a refusal guard production, and
+    // a test about one of them sets its own. With the defaults, concurrency tests on a busy machine
+    // failed with 503s and QUERY_TIMEOUTs.
+    DB_OPERATION_TIMEOUT_MS: '120000',
+    DB_SERVER_SELECTION_TIMEOUT_MS: '60000',
+    READINESS_TIMEOUT_MS: '60000',
+    GRAPHQL_TIMEOUT_MS: '120000',
+    UPLOAD_MAX_PARSE_MS: '120000',
     ...env,
   });
   const logger = options.logger ?? createLogger(config);

@@ -5,8 +5,8 @@ import { passengerRecord } from '../helpers/passengers';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { createFlight, createReferenceData } from '../helpers/timeline-fixtures';
 
-/** Two dozen pushes on a 1,500-passenger list; on a loaded two-core machine longer than the default 30 s (not a speed check: benchmarks measure speed). */
-const HEAVY_TEST_TIMEOUT_MS = 120_000;
+/** Two dozen pushes on a 1,500-passenger list; minutes on a two-core machine at load 30 and more (a liveness bound, not a speed check: benchmarks measure speed). */
+const HEAVY_TEST_TIMEOUT_MS = 600_000;
 
 /** What one keyed push may add to a list's stored size: a compact record, never its answer. */
 const BYTES_PER_KEYED_PUSH = 1024;

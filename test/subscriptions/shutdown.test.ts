@@ -8,8 +8,6 @@ import { bearer, closedWith, RawSocket, ResultQueue, startLiveApp, subscriptions
 
 const WATCH = 'subscription { timelineChanged(start: "2026-06-08", end: "2026-06-14") { flightId } }';
 
-jest.setTimeout(120_000);
-
 describe('closing the WebSockets', () => {
   afterAll(() => killAll());
 

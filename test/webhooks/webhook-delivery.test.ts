@@ -155,14 +155,26 @@ describe('webhook deliveries: signed, thin, retried, logged', () => {
   });
 
   it('gives up after the schedule when the receiver never answers in time, then replays on demand', async () => {
+    // An app of its own with a short attempt limit, and a receiver that holds its answers far past
+    // it: every attempt times out however slow the machine is.
+    const slowApp = await startTestApp('webhook_slow', { ...FAST_WEBHOOKS, WEBHOOK_ATTEMPT_TIMEOUT_MS: '500' });
+    try {
+      await createReferenceData(slowApp);
+      await givesUpThenReplays(slowApp);
+    } finally {
+      await slowApp.close();
+    }
+  });
+
+  async function givesUpThenReplays(app: TestApp): Promise<void> {
     const path = '/hooks/slow';
-    const endpoint = await subscribe(testApp, receiver, path, { eventTypes: ['FLIGHT_CREATED'] });
+    const endpoint = await subscribe(app, receiver, path, { eventTypes: ['FLIGHT_CREATED'] });
     let slow = true;
-    receiver.answer(path, () => (slow ? { delayMs: 2000 } : {}));
-    await newFlight(testApp, 'IFL400');
+    receiver.answer(path, () => (slow ? { delayMs: 600_000 } : {}));
+    await newFlight(app, 'IFL400');
 
     const [failed] = await eventually(async () => {
-      const log = await deliveriesOf(testApp, endpoint.id);
+      const log = await deliveriesOf(app, endpoint.id);
       expect(log[0]?.status).toBe('FAILED');
       return log;
     });
@@ -171,17 +183,17 @@ describe('webhook deliveries: signed, thin, retried, logged', () => {
     expect(receiver.on(path)).toHaveLength(0);
 
     slow = false;
-    const replayed = await testApp.graphql(ReplayWebhookDeliveryDocument, { id: failed.id });
+    const replayed = await app.graphql(ReplayWebhookDeliveryDocument, { id: failed.id });
     expect(replayed.body.errors).toBeUndefined();
     expect(replayed.body.data!.replayWebhookDelivery).toMatchObject({ id: failed.id, status: 'PENDING' });
     const delivered = await eventually(async () => {
-      const { body } = await testApp.graphql(WebhookDeliveryDocument, { id: failed.id });
+      const { body } = await app.graphql(WebhookDeliveryDocument, { id: failed.id });
       expect(body.data!.webhookDelivery!.status).toBe('DELIVERED');
       return body.data!.webhookDelivery!;
     });
     expect(delivered).toMatchObject({ attempts: 4, lastStatusCode: 204 });
     expect(receiver.on(path).map((webhook) => webhook.id)).toEqual([failed.eventId]);
-  });
+  }
 
   it('follows no redirect: a 3xx is a failed attempt, logged with its Location', async () => {
     const path = '/hooks/moved';

@@ -133,7 +133,7 @@ export class WebhookReceiver {
 }
 
 /** Waits until `check` passes (it throws until then), failing with its last error after `timeoutMs`. */
-export async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 10_000): Promise<T> {
+export async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 60_000): Promise<T> {
   const started = Date.now();
   for (;;) {
     try {
