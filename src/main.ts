@@ -1,4 +1,6 @@
 import 'reflect-metadata';
+// Second, before anything it traces is required (it patches them as they load).
+import { announceTracing, stopTracing } from './telemetry/register';
 import { describeDevToken, prepareDevelopmentAuth } from './auth';
 import { createApp, type GatewayApp } from './app';
 import { ConfigError, loadConfig, startupLogSettings, type Config } from './config';
@@ -20,6 +22,7 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger(config);
+  announceTracing(logger);
   const prepared = await prepareDevelopmentAuth(config).catch((error: unknown) => {
     if (error instanceof ConfigError) refuseStart(error.message, { variable: error.variable }, config);
     throw error;
@@ -86,6 +89,7 @@ function installShutdown(close: (timeoutMs: number) => Promise<number>, gateway:
     await gateway.stop();
     logger.debug('graphql stopped');
     await database.close();
+    await stopTracing(logger);
     logger.info('stopped');
     process.exit(0);
   };
