@@ -10,6 +10,7 @@ import { formatPushBench, runPushBench } from './passenger-push.bench';
 import { formatSheetBench, runSheetBench } from './sheet.bench';
 import { formatSubscriptionsBench, runSubscriptionsBench } from './subscriptions.bench';
 import { formatTimelineBench, runTimelineBench } from './timeline.bench';
+import { formatTracingBench, runTracingBench } from './tracing.bench';
 import { formatWorstCaseBench, runWorstCaseBench } from './worst-case.bench';
 import { formatWebhookBench, runWebhookBench } from './webhooks.bench';
 
@@ -22,6 +23,7 @@ const BENCHES: Record<string, () => Promise<string>> = {
   'worst-case': async () => formatWorstCaseBench(await runWorstCaseBench()),
   subscriptions: async () => formatSubscriptionsBench(await runSubscriptionsBench()),
   webhooks: async () => formatWebhookBench(await runWebhookBench()),
+  tracing: async () => formatTracingBench(await runTracingBench()),
 };
 
 async function main(): Promise<void> {

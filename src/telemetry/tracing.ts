@@ -1,4 +1,7 @@
 import { diag, DiagLogLevel, type DiagLogger } from '@opentelemetry/api';
+import { OTLPTraceExporter as GrpcTraceExporter } from '@opentelemetry/exporter-trace-otlp-grpc';
+import { OTLPTraceExporter as JsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as ProtobufTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
 import { GraphQLInstrumentation } from '@opentelemetry/instrumentation-graphql';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
@@ -7,6 +10,8 @@ import { PinoInstrumentation } from '@opentelemetry/instrumentation-pino';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import type { TracingConfig } from '../config';
 import type { Logger } from '../logger';
+import { namingCollections } from './mongodb-collections';
+import { commandStatement } from './mongodb-statement';
 
 /** Requests no one wants a trace of: probes and scrapes, several a second from every watcher. */
 const UNTRACED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
@@ -16,13 +21,17 @@ let sdk: NodeSDK | undefined;
 /**
  * Starts the OpenTelemetry Node SDK: spans of incoming and outgoing HTTP, Express routes, GraphQL
  * operations and MongoDB commands, exported over OTLP as the standard OTEL_* variables say (the SDK
- * reads them: endpoint, headers, protocol, sampler, batch delays, resource attributes). Must run
- * before http, express, graphql, mongodb and pino are first required: the instrumentations patch
- * them as they load.
+ * and the exporter read them: endpoint, headers, sampler, batch delays, resource attributes; the
+ * configuration checked the protocol). Must run before http, express, graphql, mongodb and pino are
+ * first required: the instrumentations patch them as they load.
  */
 export function startTracing(settings: TracingConfig): void {
+  // Each exporter reads the OTEL_EXPORTER_OTLP_* variables (endpoint, headers, timeout, compression).
+  const exporter = settings.protocol === 'grpc' ? new GrpcTraceExporter() : settings.protocol === 'http/json' ? new JsonTraceExporter() : new ProtobufTraceExporter();
   sdk = new NodeSDK({
     serviceName: settings.serviceName,
+    // Batched as OTEL_BSP_* say.
+    traceExporter: namingCollections(exporter),
     // Traces only: metrics are served at /metrics, logs go to stdout carrying the trace id.
     metricReaders: [],
     logRecordProcessors: [],
@@ -36,8 +45,8 @@ export function startTracing(settings: TracingConfig): void {
       new GraphQLInstrumentation({ ignoreResolveSpans: true, mergeItems: true, allowValues: false }),
       // Commands of a traced request only: the change feed's polls and the webhook and outbox sweeps
       // would otherwise be a trace every tenth of a second. Values never reach a span (passengers'
-      // data): the statement shows the command's shape with `?` in their place.
-      new MongoDBInstrumentation({ requireParentSpan: true, enhancedDatabaseReporting: false }),
+      // data): the statement shows the command's shape and its collection, bounded in size.
+      new MongoDBInstrumentation({ requireParentSpan: true, enhancedDatabaseReporting: false, dbStatementSerializer: commandStatement }),
       // trace_id, span_id and trace_flags in every log line written while a span is active.
       new PinoInstrumentation({ disableLogSending: true }),
     ],

@@ -129,7 +129,7 @@ describe('traces: OpenTelemetry exported over OTLP when OTEL_EXPORTER_OTLP_ENDPO
 
     // The first sighting of a document runs through graphql-js (the instrumented `execute`), the
     // second through its compiled form (graphql-jit): both must show the operation.
-    const requests = [];
+    const requests: { executor: string; traceId: string; callerSpanId: string; requestId: string }[] = [];
     for (const executor of ['graphql-js', 'graphql-jit']) {
       const traceId = hex(16);
       const callerSpanId = hex(8);
@@ -153,9 +153,13 @@ describe('traces: OpenTelemetry exported over OTLP when OTEL_EXPORTER_OTLP_ENDPO
       expect(operation.attributes['app.graphql.executor']).toBe(executor === 'graphql-jit' ? 'graphql-jit' : undefined);
       const operations = commands.map((command) => command.attributes['db.operation.name']);
       expect(operations.some((name) => name === 'find' || name === 'aggregate')).toBe(true);
+      expect(commands.map((command) => command.attributes['db.collection.name'])).toContain('flights');
       for (const command of commands) {
         expect(ancestors(command, spans)).toContain(operation);
         expect(command.attributes['db.namespace']).toBe(dbName);
+        // Named by their collection (the driver shows the instrumentation only `$cmd`).
+        expect(command.name).toBe(`${String(command.attributes['db.operation.name'])} ${String(command.attributes['db.collection.name'])}`);
+        expect(command.attributes['db.collection.name']).not.toBe('$cmd');
         // Statements show the command's shape, never the data (flight numbers, passengers' names).
         expect(JSON.stringify(command.attributes)).not.toContain(FLIGHT_NUMBER);
       }
