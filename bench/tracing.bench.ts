@@ -97,8 +97,8 @@ async function post(server: Server, route: string): Promise<string> {
 
 async function timeline(server: Server): Promise<void> {
   const response = await fetch(`http://127.0.0.1:${server.port}${FACADE}`, { headers: { authorization: `Bearer ${server.token}` } });
-  await response.arrayBuffer();
-  if (response.status !== 200) throw new Error(`tracing ${server.tracing}: status ${response.status}`);
+  const body = await response.text();
+  if (response.status !== 200) throw new Error(`tracing ${server.tracing}: status ${response.status}: ${body.slice(0, 300)}`);
 }
 
 export async function runTracingBench(options: TracingBenchOptions = {}): Promise<TracingBenchResult> {

@@ -160,7 +160,7 @@ export interface SubscriptionsConfig {
  * itself (as the specification has it); these are the ones the service checks first or defaults.
  */
 export interface TracingConfig {
-  /** Where spans go: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as it is, else OTEL_EXPORTER_OTLP_ENDPOINT with `/v1/traces` (http) added. */
+  /** Where spans go (for the log, without credentials): OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as it is, else OTEL_EXPORTER_OTLP_ENDPOINT with `/v1/traces` (http) added. */
   endpoint: string;
   /** OTLP transport: `http/protobuf` (the default), `http/json` or `grpc`. */
   protocol: TracingProtocol;
@@ -264,7 +264,11 @@ export function tracingSettings(env: Env = process.env): TracingConfig | undefin
     throw new ConfigError(variable, `must be an http(s) URL such as http://otel-collector:4318, got "${raw}"`);
   }
   // The specification's rule for the general variable: signal paths are appended to it (http only).
-  const endpoint = variable === 'OTEL_EXPORTER_OTLP_ENDPOINT' && protocol !== 'grpc' ? `${raw.replace(/\/+$/, '')}/v1/traces` : raw;
+  // Credentials in the URL are the exporter's business, not the log's.
+  url.username = '';
+  url.password = '';
+  const shown = url.search || url.hash ? url.toString() : `${url.origin}${url.pathname === '/' ? '' : url.pathname}`;
+  const endpoint = variable === 'OTEL_EXPORTER_OTLP_ENDPOINT' && protocol !== 'grpc' ? `${shown.replace(/\/+$/, '')}/v1/traces` : shown;
   const namedByAttributes = /(^|,)\s*service\.name\s*=/.test(read('OTEL_RESOURCE_ATTRIBUTES') ?? '');
   const serviceName = read('OTEL_SERVICE_NAME') ?? (namedByAttributes ? undefined : DEFAULT_SERVICE_NAME);
   return { endpoint, protocol, serviceName };

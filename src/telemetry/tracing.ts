@@ -1,4 +1,4 @@
-import { diag, DiagLogLevel, type DiagLogger } from '@opentelemetry/api';
+import { context, diag, DiagLogLevel, ROOT_CONTEXT, type DiagLogger } from '@opentelemetry/api';
 import { OTLPTraceExporter as GrpcTraceExporter } from '@opentelemetry/exporter-trace-otlp-grpc';
 import { OTLPTraceExporter as JsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as ProtobufTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
@@ -54,18 +54,50 @@ export function startTracing(settings: TracingConfig): void {
   sdk.start();
 }
 
-/** Sends the SDK's own warnings and errors (an unreachable collector, a refused export) to the service's log. */
+/** Least time between two log lines about the SDK's troubles (a collector that is down fails every batch). */
+const REPORT_INTERVAL_MS = 60_000;
+
+/**
+ * Sends the SDK's own warnings and errors (an unreachable collector, a refused export) to the
+ * service's log: one line, then at most one a minute saying how many more there were.
+ */
 export function reportTracing(logger: Logger, settings: TracingConfig): void {
   const log = logger.child({ component: 'tracing' });
+  let lastReport = 0;
+  let suppressed = 0;
+  const report = (level: 'error' | 'warn', message: string) => {
+    const now = Date.now();
+    if (now - lastReport < REPORT_INTERVAL_MS) {
+      suppressed += 1;
+      return;
+    }
+    lastReport = now;
+    const more = suppressed;
+    suppressed = 0;
+    // Outside any request's context: the line is about the exporter, not about the request whose
+    // timer happened to start the batch.
+    context.with(ROOT_CONTEXT, () => log[level]({ problem: problemOf(message), ...(more ? { suppressed: more } : {}) }, 'OpenTelemetry reported a problem (traces may be lost)'));
+  };
   const bridge: DiagLogger = {
-    error: (message, ...args) => log.error({ details: args.map(String) }, message),
-    warn: (message, ...args) => log.warn({ details: args.map(String) }, message),
+    error: (message) => report('error', message),
+    warn: (message) => report('warn', message),
     info: () => undefined,
     debug: () => undefined,
     verbose: () => undefined,
   };
   diag.setLogger(bridge, { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true });
   log.info({ endpoint: settings.endpoint, protocol: settings.protocol, serviceName: settings.serviceName }, 'exporting traces over OTLP');
+}
+
+/** The SDK hands errors over as JSON text with their stack: the message is what a reader needs. */
+function problemOf(message: string): string {
+  try {
+    const parsed = JSON.parse(message) as { message?: unknown };
+    if (typeof parsed.message === 'string') return parsed.message;
+  } catch {
+    // Plain text already.
+  }
+  return message;
 }
 
 /** How long shutdown waits for the collector to take the last spans. */

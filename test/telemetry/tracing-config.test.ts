@@ -19,6 +19,7 @@ describe('tracing settings', () => {
       tracingSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://ignored:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://apm.example.com/otlp/traces', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_SERVICE_NAME: 'gateway-eu' }),
     ).toEqual({ endpoint: 'https://apm.example.com/otlp/traces', protocol: 'http/json', serviceName: 'gateway-eu' });
     expect(tracingSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4317', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })?.endpoint).toBe('http://collector:4317');
+    expect(tracingSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: 'https://user:secret@apm.example.com/otlp' })?.endpoint).toBe('https://apm.example.com/otlp/v1/traces');
     // A name given in the resource attributes is left to the SDK.
     expect(tracingSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment=prod,service.name=gw' })?.serviceName).toBeUndefined();
   });
