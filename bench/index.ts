@@ -13,6 +13,7 @@ import { formatSheetBench, runSheetBench } from './sheet.bench';
 import { formatSlowSubscribersBench, runSlowSubscribersBench } from './slow-subscribers.bench';
 import { formatSubscriptionsBench, runSubscriptionsBench } from './subscriptions.bench';
 import { formatTimelineBench, runTimelineBench } from './timeline.bench';
+import { formatTracingBench, runTracingBench } from './tracing.bench';
 import { formatWorstCaseBench, runWorstCaseBench } from './worst-case.bench';
 import { formatWebhookBench, runWebhookBench } from './webhooks.bench';
 
@@ -28,6 +29,7 @@ const BENCHES: Record<string, () => Promise<string>> = {
   webhooks: async () => formatWebhookBench(await runWebhookBench()),
   metrics: async () => formatMetricsBench(await runMetricsBench()),
   'early-answers': async () => formatEarlyAnswersBench(await runEarlyAnswersBench()),
+  tracing: async () => formatTracingBench(await runTracingBench()),
 };
 
 async function main(): Promise<void> {

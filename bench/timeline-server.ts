@@ -43,6 +43,9 @@ async function main(flights: number): Promise<void> {
     TIMEZONE: 'UTC',
     // The load generator is one client sending thousands of requests a minute.
     RATE_LIMIT_PER_MINUTE: '0',
+    // Seeding writes batches of 500 flights with their lists: on a machine other work keeps busy one
+    // took longer than the default 5 s and the server died before it served anything.
+    DB_OPERATION_TIMEOUT_MS: '60000',
     // The change feed's and the webhooks' background polls (with the defaults about 6 % of a core on
     // this machine) would be billed to whichever request is running: the figures are the requests' own.
     CHANGE_FEED_POLL_MS: '60000',

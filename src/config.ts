@@ -178,6 +178,21 @@ export interface SubscriptionsConfig {
   maxPendingPerAddress: number;
 }
 
+/**
+ * OpenTelemetry traces, on when an OTLP endpoint is set. The SDK reads the standard OTEL_* variables
+ * itself (as the specification has it); these are the ones the service checks first or defaults.
+ */
+export interface TracingConfig {
+  /** Where spans go (for the log, without credentials): OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as it is, else OTEL_EXPORTER_OTLP_ENDPOINT with `/v1/traces` (http) added. */
+  endpoint: string;
+  /** OTLP transport: `http/protobuf` (the default), `http/json` or `grpc`. */
+  protocol: TracingProtocol;
+  /** `service.name` of every span; undefined when OTEL_RESOURCE_ATTRIBUTES names it. */
+  serviceName?: string;
+}
+
+export type TracingProtocol = 'http/protobuf' | 'http/json' | 'grpc';
+
 /** The whole validated configuration of the service. */
 export interface Config {
   nodeEnv: NodeEnv;
@@ -227,6 +242,8 @@ export interface Config {
    * of the passenger's own countries (each such number is a warning); unset: such a number is a problem.
    */
   passengerDefaultPhoneRegion?: CountryCode;
+  /** Unset: no tracing at all (no SDK loaded, nothing patched). */
+  tracing?: TracingConfig;
 }
 
 export class ConfigError extends Error {
@@ -254,6 +271,42 @@ export function startupLogSettings(env: Env = process.env): Pick<Config, 'nodeEn
   const nodeEnv = NODE_ENVS.find((value) => value === env.NODE_ENV?.trim()) ?? 'development';
   const logFormat = LOG_FORMATS.find((value) => value === env.LOG_FORMAT?.trim()) ?? 'auto';
   return { nodeEnv, logFormat };
+}
+
+const TRACING_PROTOCOLS: TracingProtocol[] = ['http/protobuf', 'http/json', 'grpc'];
+export const DEFAULT_SERVICE_NAME = 'broker-flight-gateway';
+
+/**
+ * Whether, and where, to export traces. Read on its own before anything else loads (the SDK must
+ * patch http, express, graphql and mongodb before they are first required: src/telemetry/register.ts),
+ * and again by loadConfig, which reports a bad value the way it reports any other.
+ */
+export function tracingSettings(env: Env = process.env): TracingConfig | undefined {
+  const read = (name: string): string | undefined => env[name]?.trim() || undefined;
+  if (read('OTEL_SDK_DISABLED')?.toLowerCase() === 'true' || read('OTEL_TRACES_EXPORTER')?.toLowerCase() === 'none') return undefined;
+  const variable = read('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT') ? 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT' : 'OTEL_EXPORTER_OTLP_ENDPOINT';
+  const raw = read(variable);
+  if (!raw) return undefined;
+  const protocolVariable = read('OTEL_EXPORTER_OTLP_TRACES_PROTOCOL') ? 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL' : 'OTEL_EXPORTER_OTLP_PROTOCOL';
+  const protocol = oneOf(read(protocolVariable) ?? 'http/protobuf', TRACING_PROTOCOLS, protocolVariable);
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(variable, `must be an absolute http(s) URL such as http://otel-collector:4318, got "${raw}"`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new ConfigError(variable, `must be an http(s) URL such as http://otel-collector:4318, got "${raw}"`);
+  }
+  // The specification's rule for the general variable: signal paths are appended to it (http only).
+  // Credentials in the URL are the exporter's business, not the log's.
+  url.username = '';
+  url.password = '';
+  const shown = url.search || url.hash ? url.toString() : `${url.origin}${url.pathname === '/' ? '' : url.pathname}`;
+  const endpoint = variable === 'OTEL_EXPORTER_OTLP_ENDPOINT' && protocol !== 'grpc' ? `${shown.replace(/\/+$/, '')}/v1/traces` : shown;
+  const namedByAttributes = /(^|,)\s*service\.name\s*=/.test(read('OTEL_RESOURCE_ATTRIBUTES') ?? '');
+  const serviceName = read('OTEL_SERVICE_NAME') ?? (namedByAttributes ? undefined : DEFAULT_SERVICE_NAME);
+  return { endpoint, protocol, serviceName };
 }
 
 /** Reads and validates the environment once; throws a ConfigError naming the first bad variable. */
@@ -379,6 +432,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxMessageBytes: integer(env, 'WS_MAX_MESSAGE_BYTES', 64 * 1024, 1024, 64 * 1024 * 1024),
       maxPendingPerAddress: integer(env, 'WS_MAX_PENDING_CONNECTIONS_PER_ADDRESS', 20, 1, 100_000),
     },
+    tracing: tracingSettings(env),
   };
 }
 

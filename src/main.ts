@@ -1,4 +1,6 @@
 import 'reflect-metadata';
+// Second, before anything it traces is required (it patches them as they load).
+import { announceTracing, stopTracing } from './telemetry/register';
 import type { Server } from 'node:http';
 import { describeDevToken, prepareDevelopmentAuth } from './auth';
 import { createApp, type GatewayApp } from './app';
@@ -23,6 +25,7 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger(config);
+  announceTracing(logger);
   const prepared = await prepareDevelopmentAuth(config).catch((error: unknown) => {
     if (error instanceof ConfigError) refuseStart(error.message, { variable: error.variable }, config);
     throw error;
@@ -99,6 +102,7 @@ function installShutdown(close: ReturnType<typeof prepareGracefulClose>, gateway
     await database.close();
     metricsServer?.closeAllConnections();
     metricsServer?.close();
+    await stopTracing(logger);
     logger.info('stopped');
     process.exit(0);
   };

@@ -4,6 +4,7 @@ import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { LRUCache } from 'lru-cache';
 import type { GraphQLContext } from '../context';
 import { ErrorCode } from '../errors';
+import { withOperationSpan } from '../telemetry/operation-span';
 import { leavesAreTrusted } from './trusted-leaves';
 
 /** Bounds of the compiled-query cache. */
@@ -63,7 +64,8 @@ export function jitExecutionPlugin(
             compiled.set(key, query);
           }
           if (!query) return null;
-          const result = await query.query(undefined, contextValue, request.variables ?? {});
+          const compiledQuery = query;
+          const result = await withOperationSpan(operation, async () => compiledQuery.query(undefined, contextValue, request.variables ?? {}));
           const http = { status: undefined as number | undefined, headers: new HeaderMap() };
           if (!result.errors?.length) return { http, body: { kind: 'single', singleResult: { data: result.data } } };
           const errors = result.errors.map((error) => formatExecutionError(error, formatError, http));
