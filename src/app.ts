@@ -68,7 +68,7 @@ const REQUEST_ID = /^[\w.:-]{1,100}$/;
 /** Builds the whole HTTP application without opening a port (tests call this directly). */
 export async function createApp({ config, logger, database, devToken, metrics }: AppDeps): Promise<GatewayApp> {
   const changes = createLiveChanges(database.models, config.changes, logger);
-  const services = createServices(database.connection, database.models, config, changes);
+  const services = createServices(database.connection, database.models, config, changes, { onUploadRead: metrics && ((outcome, seconds) => metrics.observeUpload(outcome, seconds)) });
   const authenticate = createRequestAuthenticator(createTokenVerifier(config.auth));
   const createContext = createContextFactory({ services, config, logger, authenticate });
   const schema = await gatewaySchema();
@@ -162,6 +162,8 @@ export async function createApp({ config, logger, database, devToken, metrics }:
     onAttempt: metrics && ((outcome) => metrics.countWebhookAttempt(outcome)),
   });
   if (metrics) {
+    metrics.gauge('websocket_connections', 'WebSocket connections (GraphQL subscriptions) open in this process', () => subscriptions.stats().connections);
+    metrics.gauge('graphql_subscriptions', 'GraphQL subscriptions running in this process', () => subscriptions.stats().subscriptions);
     metrics.gauge('webhook_deliveries_pending', 'Webhook deliveries waiting for an attempt or a retry, all processes together (read from the database at each scrape)', () =>
       database.models.webhookDeliveries.countDocuments({ status: DeliveryStatus.Pending }).exec(),
     );

@@ -26,7 +26,12 @@ export interface Services {
   webhooks: WebhookServices;
 }
 
-export function createServices(connection: Connection, models: Models, config: Config, changes: LiveChanges): Services {
+/** What the services tell the metrics: how each spreadsheet read went. */
+export interface ServiceObservers {
+  onUploadRead?: (outcome: 'read' | 'refused', seconds: number) => void;
+}
+
+export function createServices(connection: Connection, models: Models, config: Config, changes: LiveChanges, observers: ServiceObservers = {}): Services {
   const { publisher } = changes;
   const passengerLists = new PassengerListService({ ...models, publisher, maxPassengers: config.limits.passengerListMaxPassengers });
   return {
@@ -35,7 +40,7 @@ export function createServices(connection: Connection, models: Models, config: C
     flights: new FlightService({ connection, ...models, publisher }),
     timeline: new TimelineService({ ...models, publicHost: config.publicHost, maxTimeMs: serverTimeLimitMs(config.database.operationTimeoutMs) }),
     passengerLists,
-    passengerUploads: new PassengerUploadService({ flights: models.flights, limits: config.limits, defaultPhoneRegion: config.passengerDefaultPhoneRegion }),
+    passengerUploads: new PassengerUploadService({ flights: models.flights, limits: config.limits, defaultPhoneRegion: config.passengerDefaultPhoneRegion, onRead: observers.onUploadRead }),
     changes: changes.feed,
     webhooks: createWebhookServices(models, config.webhooks),
   };

@@ -23,6 +23,8 @@ export interface PassengerUploadServiceDeps {
   limits: LimitsConfig;
   /** The deployment's default region for phone numbers without a country code (PASSENGER_DEFAULT_PHONE_REGION). */
   defaultPhoneRegion?: CountryCode;
+  /** Told how long each read of a file took and whether it gave records (metrics). */
+  onRead?: (outcome: 'read' | 'refused', seconds: number) => void;
 }
 
 /** How a client asks a list to be read: each optional, the defaults otherwise. */
@@ -49,6 +51,8 @@ export class PassengerUploadService {
     const flight = await this.deps.flights.findOne({ flightId }).select('departure').lean().exec();
     if (!flight) throw notFound(`Flight ${flightId} does not exist`);
     const { bytes, signal, fileName } = await this.receive(file);
+    const started = process.hrtime.bigint();
+    const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
     try {
       const { records, warnings } = await parsePassengerSheet(bytes, {
         flightId,
@@ -61,8 +65,10 @@ export class PassengerUploadService {
         // The format is told from the bytes; the name only names a CSV file's one sheet in messages.
         fileName,
       });
+      this.deps.onRead?.('read', seconds());
       return { records, warnings };
     } catch (error) {
+      this.deps.onRead?.('refused', seconds());
       if (signal?.aborted) throw signal.reason;
       throw passengerSheetAppError(error);
     }

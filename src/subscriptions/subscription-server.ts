@@ -37,6 +37,8 @@ export interface SubscriptionServer {
   attach(server: HttpServer): void;
   /** Refuses new connections, closes the open ones with 1001, resolves once all are closed. */
   close(): Promise<void>;
+  /** What runs now in this process: open WebSocket connections, and the subscriptions on them. */
+  stats(): { connections: number; subscriptions: number };
 }
 
 type ConnectionParams = Record<string, unknown>;
@@ -54,6 +56,8 @@ export function createSubscriptionServer({ schema, config, logger, services, aut
   const checkOperation = createOperationGuards(schema, config);
   const shaping = createResultShaping(log, config.limits.responseMaxBytes);
   const connections = new Set<LiveConnection>();
+  // graphql-ws's own record of each connection's running subscriptions (counted by stats()).
+  const subscriptionsOf = new WeakMap<LiveConnection, Record<string, unknown>>();
   const pending = new PendingHandshakes(limits.maxPendingPerAddress);
   /** What ends a connection's place among its address's unauthenticated sockets. */
   const leavePending = new WeakMap<LiveConnection, () => void>();
@@ -90,6 +94,7 @@ export function createSubscriptionServer({ schema, config, logger, services, aut
     },
     onSubscribe(ctx, _id, payload) {
       const connection = ctx.extra;
+      subscriptionsOf.set(connection, ctx.subscriptions);
       const principal = connection.principal!;
       connection.touch();
       if (Object.keys(ctx.subscriptions).length > limits.maxSubscriptionsPerConnection) {
@@ -156,6 +161,11 @@ export function createSubscriptionServer({ schema, config, logger, services, aut
   };
 
   return {
+    stats() {
+      let subscriptions = 0;
+      for (const connection of connections) subscriptions += Object.keys(subscriptionsOf.get(connection) ?? {}).length;
+      return { connections: connections.size, subscriptions };
+    },
     attach(server) {
       server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
         socket.on('error', () => socket.destroy());

@@ -112,6 +112,24 @@ describe('Prometheus metrics at /metrics', () => {
     }
   });
 
+  it('times spreadsheet reads by outcome, and shows the WebSocket connections and subscriptions', async () => {
+    const token = await t.token();
+    await createReferenceData(t);
+    const flightId = await newFlight(t, 'MET200');
+    const template = await request(t.app).get('/api/broker/v0/upload/template.xlsx').buffer(true).parse((res, done) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => done(null, Buffer.concat(chunks)));
+    });
+    await request(t.app).post(`/api/broker/v0/upload/${flightId}`).set('Authorization', `Bearer ${token}`).attach('paxlist', template.body as Buffer, 'passengers.xlsx').expect(200);
+    await request(t.app).post(`/api/broker/v0/upload/${flightId}`).set('Authorization', `Bearer ${token}`).attach('paxlist', Buffer.from('not a list'), 'passengers.xlsx');
+    const text = await scrape();
+    expect(sampleValue(text, 'passenger_upload_parse_duration_seconds_count', { outcome: 'read' })).toBe(1);
+    expect(sampleValue(text, 'passenger_upload_parse_duration_seconds_count', { outcome: 'refused' })).toBe(1);
+    expect(samples(text, 'websocket_connections')[0].value).toBe(0);
+    expect(samples(text, 'graphql_subscriptions')[0].value).toBe(0);
+  });
+
   it('on METRICS_PORT: the exposition without a token, nothing else', async () => {
     const server = createMetricsServer(metrics);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
