@@ -40,7 +40,7 @@ async function main(): Promise<void> {
       'using the EMBEDDED development engine (in memory, lost at exit, not a production database); set MONGODB_URI to use a real MongoDB',
     );
   } else {
-    logger.info({ database: database.displayUri }, 'using MongoDB from MONGODB_URI; listening once it answers');
+    logger.info({ database: database.displayUri }, 'using MongoDB from MONGODB_URI; the port opens once it answers');
   }
   // The port opens once the database answers: until then every data request would be a 503, while
   // a refused connection is one a proxy safely sends to another process. A real MongoDB that is

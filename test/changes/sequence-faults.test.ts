@@ -93,21 +93,29 @@ describe('change feed: no event lost to an open subscription, whatever the seque
     timeline.unsubscribe();
   });
 
+  /** The next passenger-list event: the feed may still hand on the flight's own creation, read after the subscription began. */
+  async function nextListEvent(queue: ResultQueue<Change>): Promise<Change['timelineChanged']> {
+    for (;;) {
+      const change = (await queue.data()).timelineChanged;
+      if (change.eventType !== 'flight.created') return change;
+    }
+  }
+
   it('goes on delivering after the sequence went backwards (the change events and counters of an older backup)', async () => {
     const flightId = await flightOn(5);
     const timeline = new ResultQueue<Change>(client, WATCH);
     await subscriptionsListening(client);
     expect((await push(writer, flightId, 1)).status).toBe(200);
-    expect((await timeline.data()).timelineChanged).toMatchObject({ flightId, eventType: 'passenger_list.updated' });
+    expect((await nextListEvent(timeline))).toMatchObject({ flightId, eventType: 'passenger_list.updated' });
     // A restore from an older backup: the feed and its counter are far behind what processes read.
     await db().collection('change_events').deleteMany({});
     await db().collection('counters').deleteOne({ _id: 'change_event' } as never);
 
     expect((await push(writer, flightId, 2)).status).toBe(200);
-    expect((await timeline.data()).timelineChanged).toMatchObject({ flightId, eventType: 'passenger_list.updated', seq: 1 });
+    expect((await nextListEvent(timeline))).toMatchObject({ flightId, eventType: 'passenger_list.updated', seq: 1 });
     // And the next one, from the other process.
     expect((await push(reader, flightId, 3)).status).toBe(200);
-    expect((await timeline.data()).timelineChanged).toMatchObject({ flightId, eventType: 'passenger_list.updated', seq: 2 });
+    expect((await nextListEvent(timeline))).toMatchObject({ flightId, eventType: 'passenger_list.updated', seq: 2 });
     timeline.unsubscribe();
   });
 
@@ -119,7 +127,7 @@ describe('change feed: no event lost to an open subscription, whatever the seque
     await db().collection('counters').deleteOne({ _id: 'change_event' } as never);
 
     expect((await push(writer, flightId, 1)).status).toBe(200);
-    const seen = (await timeline.data()).timelineChanged;
+    const seen = (await nextListEvent(timeline));
     expect(seen).toMatchObject({ flightId, eventType: 'passenger_list.updated' });
     expect(seen.seq).toBeGreaterThan(newest);
     // Nothing left in the outbox for a sweep: the push published its event.
