@@ -16,6 +16,7 @@ import { AppError, badRequest, ErrorCode, MAX_ERROR_DETAILS, unsupportedMediaTyp
 import { PassengerListDocument, PushPassengerListDocument, type PassengerRecordFragment } from '../src/graphql/generated/operations';
 import { gatewaySchema } from '../src/graphql/schema';
 import { boundedJsonBody } from '../src/shared/json-body';
+import { chooseExportFormat, exportETag, exportRepresentation } from './passenger-export';
 import { formatPath, inputShapeProblems, type ShapeProblem } from './input-shape';
 import { readIdParameter, readQueryParameters } from './query';
 import { defineRoute } from './route';
@@ -168,10 +169,15 @@ export function passengerRoutes(config: Config) {
       path: '/flight/:flight_id/passenger',
       operation: PassengerListDocument,
       toVariables: (req) => {
-        readQueryParameters(req, []);
+        chooseExportFormat(req);
         return { flightId: readIdParameter(req, 'flight_id') };
       },
-      etag: (data) => listETag(data.passengerList.version),
+      vary: ['Accept'],
+      etag: (data, req) => exportETag(data.passengerList.version, chooseExportFormat(req)),
+      toRepresentation: async ({ passengerList }, req) => {
+        const format = chooseExportFormat(req);
+        return format === 'json' ? undefined : exportRepresentation(format, passengerList);
+      },
       toResponse: (data) => data.passengerList.passengers.map(toContractPassenger),
     }),
     defineRoute({

@@ -1,0 +1,58 @@
+import type { Request } from 'express';
+import { AppError, badRequest, ErrorCode } from '../src/errors';
+import { writePassengerCsv } from '../src/passengers/export/passenger-csv.writer';
+import { writePassengerXlsx } from '../src/passengers/export/passenger-xlsx.writer';
+import type { ExportPassenger } from '../src/passengers/export/export-columns';
+import { EXPORT_FORMAT_NAMES, EXPORT_FORMATS, exportFilename, isExportFormat, type ExportFormat } from '../src/passengers/export/export-format';
+import { readQueryParameters } from './query';
+import type { Representation } from './route';
+
+const offered = () => EXPORT_FORMAT_NAMES.map((name) => `${EXPORT_FORMATS[name].mediaType} (format=${name})`).join(', ');
+
+/**
+ * The representation a GET of a passenger list asks for: `?format=` when given (a link can ask
+ * for a file whatever the browser sends as Accept), else the best match of Accept, JSON when Accept
+ * is absent or allows anything. An unknown format is a 400, an Accept nothing matches a 406; both
+ * list what is offered. Decided before the list is read.
+ */
+export function chooseExportFormat(req: Request): ExportFormat {
+  const { format } = readQueryParameters(req, ['format']);
+  if (format !== undefined) {
+    if (!isExportFormat(format)) {
+      throw badRequest(`query parameter format must be one of ${EXPORT_FORMAT_NAMES.join(', ')}, got "${format}"`, [
+        { field: 'format', message: `expected one of ${EXPORT_FORMAT_NAMES.join(', ')}` },
+      ]);
+    }
+    return format;
+  }
+  const mediaType = req.accepts(EXPORT_FORMAT_NAMES.map((name) => EXPORT_FORMATS[name].mediaType));
+  const chosen = EXPORT_FORMAT_NAMES.find((name) => EXPORT_FORMATS[name].mediaType === mediaType);
+  if (!chosen) {
+    throw new AppError(ErrorCode.NOT_ACCEPTABLE, `No representation matches Accept: ${req.get('Accept')}; offered: ${offered()}`, {
+      details: [{ field: 'Accept', message: `expected one of ${EXPORT_FORMAT_NAMES.map((name) => EXPORT_FORMATS[name].mediaType).join(', ')}` }],
+    });
+  }
+  return chosen;
+}
+
+/** A list's ETag: its version, and for a file also the format (the representations differ, so must their validators). */
+export const exportETag = (version: number, format: ExportFormat) => (format === 'json' ? `"${version}"` : `"${version}-${format}"`);
+
+const WRITERS: Record<Exclude<ExportFormat, 'json'>, (passengers: readonly ExportPassenger[]) => Buffer | Promise<Buffer>> = {
+  xlsx: writePassengerXlsx,
+  csv: writePassengerCsv,
+};
+
+/** The file of a list in a format other than JSON, named after the flight and the list's version. */
+export async function exportRepresentation(
+  format: Exclude<ExportFormat, 'json'>,
+  list: { flightId: number; version: number; passengers: readonly ExportPassenger[] },
+): Promise<Representation> {
+  const bytes = await WRITERS[format](list.passengers);
+  const { mediaType } = EXPORT_FORMATS[format];
+  return {
+    contentType: format === 'csv' ? `${mediaType}; charset=utf-8; header=present` : mediaType,
+    bytes,
+    headers: { 'Content-Disposition': `attachment; filename="${exportFilename(list.flightId, list.version, format)}"` },
+  };
+}
