@@ -69,7 +69,7 @@ export function facadeHandler<Data, Variables extends Record<string, unknown>>(
       }
       for (const [name, value] of Object.entries(route.toHeaders?.(data as Data, extensions ?? {}) ?? {})) res.setHeader(name, value);
       const { responseMaxBytes } = contextValue.config.limits;
-      const representation = await route.toRepresentation?.(data as Data, req);
+      const representation = await route.toRepresentation?.(data as Data, req, contextValue);
       if (representation) {
         if (representation.bytes.byteLength > responseMaxBytes) throw responseTooLarge(representation.bytes.byteLength, responseMaxBytes);
         for (const [name, value] of Object.entries(representation.headers ?? {})) res.setHeader(name, value);

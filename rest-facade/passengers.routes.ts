@@ -174,9 +174,18 @@ export function passengerRoutes(config: Config) {
       },
       vary: ['Accept'],
       etag: (data, req) => exportETag(data.passengerList.version, chooseExportFormat(req)),
-      toRepresentation: async ({ passengerList }, req) => {
+      toRepresentation: async ({ passengerList }, req, context) => {
         const format = chooseExportFormat(req);
-        return format === 'json' ? undefined : exportRepresentation(format, passengerList);
+        if (format === 'json') return undefined;
+        const file = await exportRepresentation(format, passengerList);
+        // Recorded before a byte is sent: a file of personal data that cannot be recorded is not sent (503).
+        await context.services.passengerLists.recordExport(passengerList.flightId, {
+          subject: context.principal!.subject,
+          tokenId: context.principal!.tokenId ?? null,
+          format,
+          version: passengerList.version,
+        });
+        return file;
       },
       toResponse: (data) => data.passengerList.passengers.map(toContractPassenger),
     }),

@@ -1,5 +1,6 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { Request, RequestHandler } from 'express';
+import type { GraphQLContext } from '../src/context';
 
 /**
  * One legacy route: which named GraphQL operation it runs, how the request becomes the
@@ -25,7 +26,7 @@ export interface FacadeRoute<Data = unknown, Variables extends Record<string, un
    * A representation other than JSON (a spreadsheet, a document) for this request, or undefined for
    * the JSON of `toResponse`. Its bytes are held to the same response size cap.
    */
-  toRepresentation?(data: Data, req: Request): Promise<Representation | undefined>;
+  toRepresentation?(data: Data, req: Request, context: GraphQLContext): Promise<Representation | undefined>;
   /** Request headers the representation depends on (`Vary`), such as Accept. */
   vary?: string[];
   /** Extra response headers derived from the data or the response extensions (warnings…). */

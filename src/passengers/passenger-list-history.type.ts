@@ -144,3 +144,21 @@ export class PassengerListChange {
   })
   deletedRecords: PassengerListDeletedRecord[] | null;
 }
+
+@ObjectType({ description: 'A file made of a list’s personal data (an xlsx or CSV export): who, when, which format and version. Exports change nothing else of the list.' })
+export class PassengerListExportEntry {
+  @Field({ description: 'When the file was made.' })
+  at: Date;
+
+  @Field({ description: 'The token subject of the caller.' })
+  subject: string;
+
+  @Field(() => String, { nullable: true, description: 'The token’s jti, when it had one.' })
+  tokenId: string | null;
+
+  @Field({ description: 'The file format: xlsx, csv (the `format` of GET /api/broker/v0/flight/<id>/passenger).' })
+  format: string;
+
+  @Field(() => Int, { description: 'The list version the file holds.' })
+  version: number;
+}

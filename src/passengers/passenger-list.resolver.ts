@@ -6,7 +6,7 @@ import type { FlightData } from '../flights/flight.service';
 import { Flight } from '../flights/flight.type';
 import { LIST_ROWS, listComplexity } from '../graphql/complexity';
 import { Passenger, PassengerList, PassengerListChangesInput, PassengerListPushResult } from './passenger.type';
-import { PassengerListChange } from './passenger-list-history.type';
+import { PassengerListChange, PassengerListExportEntry } from './passenger-list-history.type';
 import type { PassengerChangeSet } from './passenger-list.plan';
 import type { PassengerRecord } from './passenger.record';
 
@@ -24,6 +24,15 @@ export class PassengerListResolver {
   @Query(() => [PassengerListChange], { complexity: listComplexity(LIST_ROWS.history), description: 'Applied pushes of a flight’s list, newest first.' })
   passengerListHistory(@Arg('flightId', () => Int, { description: 'The flight whose pushes to list (404 when unknown).' }) flightId: number, @Ctx() ctx: GraphQLContext) {
     return ctx.services.passengerLists.history(flightId);
+  }
+
+  @Authorized(Scope.PassengersRead)
+  @Query(() => [PassengerListExportEntry], {
+    complexity: listComplexity(LIST_ROWS.history),
+    description: 'Files made of a flight’s list (xlsx, CSV…), newest first: who, when, which format and version. The most recent 1,000 are kept.',
+  })
+  passengerListExports(@Arg('flightId', () => Int, { description: 'The flight whose exports to list (404 when unknown).' }) flightId: number, @Ctx() ctx: GraphQLContext) {
+    return ctx.services.passengerLists.exports(flightId);
   }
 
   @Authorized(Scope.PassengersWrite)

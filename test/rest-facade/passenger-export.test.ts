@@ -1,6 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import request from 'supertest';
+import { PassengerListDocument, PassengerListExportsDocument, PassengerListHistoryDocument } from '../../src/graphql/generated/operations';
 import { PASSENGER_SHEET_COLUMNS } from '../../src/passengers/sheet/heading-aliases';
 import { passengerRecord } from '../helpers/passengers';
 import { startTestApp, type TestApp } from '../helpers/test-app';
@@ -33,7 +34,7 @@ describe('GET /flight/<id>/passenger in other formats', () => {
 
   beforeAll(async () => {
     testApp = await startTestApp('passenger_export');
-    reader = `Bearer ${await testApp.token(['passengers:read'])}`;
+    reader = `Bearer ${await testApp.token(['passengers:read'], 'export-reader')}`;
     writer = `Bearer ${await testApp.token(['passengers:write', 'passengers:read'])}`;
     await createReferenceData(testApp);
     flightId = await createFlight(testApp, { resourceId: 2, from: 'LPPT', to: 'LIRF', departureAt: '2026-12-15T08:00:00Z', arrivalAt: '2026-12-15T11:00:00Z' });
@@ -121,6 +122,26 @@ describe('GET /flight/<id>/passenger in other formats', () => {
     const refused = await get().set('Accept', 'text/html').expect(406);
     expect(refused.body.error.code).toBe('NOT_ACCEPTABLE');
     expect(refused.body.error.message).toContain('text/csv');
+  });
+
+  it('records every file in the list’s export history, and changes nothing else of the list', async () => {
+    const before = await testApp.graphql(PassengerListExportsDocument, { flightId });
+    const history = (await testApp.graphql(PassengerListHistoryDocument, { flightId })).body.data!.passengerListHistory;
+    await get('?format=xlsx').expect(200);
+    await get().set('Accept', 'text/csv').expect(200);
+    // Neither a JSON read nor a 304 makes a file.
+    await get().expect(200);
+    await get('?format=csv').set('If-None-Match', '"1-csv"').expect(304);
+    const after = (await testApp.graphql(PassengerListExportsDocument, { flightId })).body.data!.passengerListExports;
+    expect(after).toHaveLength(before.body.data!.passengerListExports.length + 2);
+    expect(after.slice(0, 2).map(({ subject, format, version }) => ({ subject, format, version }))).toEqual([
+      { subject: 'export-reader', format: 'csv', version: 1 },
+      { subject: 'export-reader', format: 'xlsx', version: 1 },
+    ]);
+    expect(Date.parse(after[0].at)).toBeGreaterThanOrEqual(Date.parse(after[1].at));
+    expect((await testApp.graphql(PassengerListHistoryDocument, { flightId })).body.data!.passengerListHistory).toEqual(history);
+    const list = (await testApp.graphql(PassengerListDocument, { flightId })).body.data!.passengerList;
+    expect(list.version).toBe(1);
   });
 
   it('needs passengers:read, and an unknown flight is a 404 in any format', async () => {
