@@ -89,6 +89,7 @@ const flightIdParameter = { name: 'flight_id', in: 'path', required: true, descr
 const EXPORT_SCHEMAS: Record<Exclude<ExportFormat, 'json'>, object> = {
   xlsx: { type: 'string', contentEncoding: 'binary', description: 'One sheet: the upload template’s headings, one passenger per row; uploading it gives the same records' },
   csv: { type: 'string', description: 'UTF-8 with a byte order mark, RFC 4180: the xlsx export’s headings and columns, dates YYYY-MM-DD' },
+  pdf: { type: 'string', contentEncoding: 'binary', description: 'A printable passenger manifest: flight, aircraft, operator, airports and local times, then one row per passenger; page numbers, list version, production time' },
 };
 
 const listETagHeader = { description: 'The list version, quoted, e.g. "3"', schema: { type: 'string' } };
@@ -233,7 +234,7 @@ export function buildOpenApiDocument() {
           operationId: 'getPassengerList',
           summary: 'Read a flight’s passenger list',
           description:
-            'The flight’s passenger records in list order, each as the push takes it in created (id is the record’s integer id within the list), and the list version as ETag. Send the ETag in If-Match with the next push to refuse concurrent changes (412), or in If-None-Match to be answered 304 while the list is unchanged. A flight without a list answers [] with ETag "0". The same list comes as a file for Accept (or ?format=) xlsx, csv (see docs/rest-api.md, Passenger list exports); a file’s ETag names its format too ("3-xlsx"). Requires scope passengers:read.',
+            'The flight’s passenger records in list order, each as the push takes it in created (id is the record’s integer id within the list), and the list version as ETag. Send the ETag in If-Match with the next push to refuse concurrent changes (412), or in If-None-Match to be answered 304 while the list is unchanged. A flight without a list answers [] with ETag "0". The same list comes as a file for Accept (or ?format=) xlsx, csv, pdf (see docs/rest-api.md, Passenger list exports); a file’s ETag names its format too ("3-xlsx"). Requires scope passengers:read.',
           security: [{ bearer: ['passengers:read'] }],
           parameters: [
             flightIdParameter,
@@ -250,7 +251,7 @@ export function buildOpenApiDocument() {
             '200': {
               description: 'The records (row_number from 1, in list order), as JSON or as a file of the chosen format',
               headers: {
-                ETag: { description: 'The list version, quoted, with the format for a file: "3" (JSON), "3-xlsx", "3-csv"', schema: { type: 'string' } },
+                ETag: { description: 'The list version, quoted, with the format for a file: "3" (JSON), "3-xlsx", "3-csv", "3-pdf"', schema: { type: 'string' } },
                 'Content-Disposition': { description: 'For a file: attachment; filename="flight-<id>-passengers-v<version>.<ext>"', schema: { type: 'string' } },
                 Vary: { description: 'Accept', schema: { type: 'string' } },
               },

@@ -1,5 +1,7 @@
 import type { Request } from 'express';
 import { AppError, badRequest, ErrorCode } from '../src/errors';
+import type { PassengerListQuery } from '../src/graphql/generated/operations';
+import { writePassengerPdf } from '../src/passengers/export/passenger-pdf.writer';
 import { writePassengerCsv } from '../src/passengers/export/passenger-csv.writer';
 import { writePassengerXlsx } from '../src/passengers/export/passenger-xlsx.writer';
 import type { ExportPassenger } from '../src/passengers/export/export-columns';
@@ -38,21 +40,43 @@ export function chooseExportFormat(req: Request): ExportFormat {
 /** A list's ETag: its version, and for a file also the format (the representations differ, so must their validators). */
 export const exportETag = (version: number, format: ExportFormat) => (format === 'json' ? `"${version}"` : `"${version}-${format}"`);
 
-const WRITERS: Record<Exclude<ExportFormat, 'json'>, (passengers: readonly ExportPassenger[]) => Buffer | Promise<Buffer>> = {
-  xlsx: writePassengerXlsx,
-  csv: writePassengerCsv,
+/** What a file is made of: the list, and for a manifest its flight and who operates it. */
+export interface ExportSource {
+  list: { flightId: number; version: number; passengers: readonly ExportPassenger[] };
+  flight?: PassengerListQuery['flight'];
+  operator: string | null;
+  producedAt: Date;
+}
+
+const WRITERS: Record<Exclude<ExportFormat, 'json'>, (source: ExportSource) => Buffer | Promise<Buffer>> = {
+  xlsx: ({ list }) => writePassengerXlsx(list.passengers),
+  csv: ({ list }) => writePassengerCsv(list.passengers),
+  pdf: ({ list, flight, operator, producedAt }) => {
+    if (!flight) throw new Error('the manifest needs the flight: run the operation with withFlight');
+    return writePassengerPdf({
+      flight: {
+        flightId: list.flightId,
+        flightNumber: flight.flightNumber,
+        registration: flight.resource?.registration ?? null,
+        aircraftType: flight.resource?.title ?? null,
+        operator,
+        departure: flight.departure,
+        arrival: flight.arrival,
+      },
+      version: list.version,
+      producedAt,
+      passengers: list.passengers,
+    });
+  },
 };
 
 /** The file of a list in a format other than JSON, named after the flight and the list's version. */
-export async function exportRepresentation(
-  format: Exclude<ExportFormat, 'json'>,
-  list: { flightId: number; version: number; passengers: readonly ExportPassenger[] },
-): Promise<Representation> {
-  const bytes = await WRITERS[format](list.passengers);
+export async function exportRepresentation(format: Exclude<ExportFormat, 'json'>, source: ExportSource): Promise<Representation> {
+  const bytes = await WRITERS[format](source);
   const { mediaType } = EXPORT_FORMATS[format];
   return {
     contentType: format === 'csv' ? `${mediaType}; charset=utf-8; header=present` : mediaType,
     bytes,
-    headers: { 'Content-Disposition': `attachment; filename="${exportFilename(list.flightId, list.version, format)}"` },
+    headers: { 'Content-Disposition': `attachment; filename="${exportFilename(source.list.flightId, source.list.version, format)}"` },
   };
 }

@@ -169,15 +169,15 @@ export function passengerRoutes(config: Config) {
       path: '/flight/:flight_id/passenger',
       operation: PassengerListDocument,
       toVariables: (req) => {
-        chooseExportFormat(req);
-        return { flightId: readIdParameter(req, 'flight_id') };
+        const format = chooseExportFormat(req);
+        return { flightId: readIdParameter(req, 'flight_id'), withFlight: format === 'pdf' };
       },
       vary: ['Accept'],
       etag: (data, req) => exportETag(data.passengerList.version, chooseExportFormat(req)),
-      toRepresentation: async ({ passengerList }, req, context) => {
+      toRepresentation: async ({ passengerList, flight }, req, context) => {
         const format = chooseExportFormat(req);
         if (format === 'json') return undefined;
-        const file = await exportRepresentation(format, passengerList);
+        const file = await exportRepresentation(format, { list: passengerList, flight, operator: context.config.manifestOperator, producedAt: new Date() });
         // Recorded before a byte is sent: a file of personal data that cannot be recorded is not sent (503).
         await context.services.passengerLists.recordExport(passengerList.flightId, {
           subject: context.principal!.subject,

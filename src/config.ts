@@ -166,6 +166,8 @@ export interface Config {
   mongodbUri?: string;
   /** Host name shown in timeline entries' `url` (no scheme). */
   publicHost: string;
+  /** The operator printed on passenger manifests (MANIFEST_OPERATOR); null when not configured. */
+  manifestOperator: string | null;
   /** Absolute base URL for links in answers (no trailing slash); unset: the request's validated scheme and Host. */
   publicUrl?: string;
   /**
@@ -244,6 +246,11 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('PUBLIC_HOST', `must be a host name without scheme or path, such as broker.example.com, got "${publicHost}"`);
   }
 
+  const manifestOperator = read('MANIFEST_OPERATOR') ?? null;
+  if (manifestOperator !== null && manifestOperator.length > 70) {
+    throw new ConfigError('MANIFEST_OPERATOR', `must be at most 70 characters (the operator's name as printed on manifests), got ${manifestOperator.length}`);
+  }
+
   const auth: AuthConfig = {
     jwtSecret: read('JWT_SECRET'),
     jwtPublicKey: pem(read('JWT_PUBLIC_KEY')),
@@ -285,6 +292,7 @@ export function loadConfig(env: Env = process.env): Config {
     host: read('HOST') ?? '0.0.0.0',
     mongodbUri,
     publicHost,
+    manifestOperator,
     publicUrl: publicUrl(read('PUBLIC_URL')),
     trustProxy: trustProxy(read('TRUST_PROXY')),
     timezone,

@@ -3,6 +3,7 @@ export const EXPORT_FORMATS = {
   json: { mediaType: 'application/json', extension: 'json' },
   xlsx: { mediaType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', extension: 'xlsx' },
   csv: { mediaType: 'text/csv', extension: 'csv' },
+  pdf: { mediaType: 'application/pdf', extension: 'pdf' },
 } as const;
 
 export type ExportFormat = keyof typeof EXPORT_FORMATS;
