@@ -6,6 +6,7 @@
 import 'reflect-metadata';
 import { formatAuthBench, runAuthBench } from './auth.bench';
 import { formatEngineBench, runEngineBench } from './engine.bench';
+import { formatExportBench, runExportBench } from './export.bench';
 import { formatMetricsBench, runMetricsBench } from './metrics.bench';
 import { formatPushBench, runPushBench } from './passenger-push.bench';
 import { formatSheetBench, runSheetBench } from './sheet.bench';
@@ -24,6 +25,7 @@ const BENCHES: Record<string, () => Promise<string>> = {
   subscriptions: async () => formatSubscriptionsBench(await runSubscriptionsBench()),
   webhooks: async () => formatWebhookBench(await runWebhookBench()),
   metrics: async () => formatMetricsBench(await runMetricsBench()),
+  export: async () => formatExportBench(await runExportBench()),
 };
 
 async function main(): Promise<void> {
