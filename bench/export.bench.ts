@@ -2,6 +2,7 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { ExportPassenger } from '../src/passengers/export/export-columns';
 import { writePassengerCsv } from '../src/passengers/export/passenger-csv.writer';
+import { writePassengerPaxlst } from '../src/passengers/export/passenger-paxlst.writer';
 import { writePassengerPdf } from '../src/passengers/export/passenger-pdf.writer';
 import { writePassengerXlsx } from '../src/passengers/export/passenger-xlsx.writer';
 
@@ -58,6 +59,15 @@ export async function runExportBench(): Promise<ExportBenchRow[]> {
     xlsx: () => writePassengerXlsx(passengers),
     csv: () => writePassengerCsv(passengers),
     pdf: () => writePassengerPdf({ flight: FLIGHT, version: 1, producedAt: new Date(), passengers }),
+    paxlst: () =>
+      writePassengerPaxlst({
+        parties: { senderId: 'BROKERGW', recipientId: 'APISPT', reportingParty: 'AQUILA JET' },
+        flightNumber: FLIGHT.flightNumber,
+        departure: FLIGHT.departure,
+        arrival: FLIGHT.arrival,
+        producedAt: new Date(),
+        passengers,
+      }),
   };
   const rows: ExportBenchRow[] = [];
   for (const [format, write] of Object.entries(writers)) {

@@ -89,6 +89,7 @@ const flightIdParameter = { name: 'flight_id', in: 'path', required: true, descr
 const EXPORT_SCHEMAS: Record<Exclude<ExportFormat, 'json'>, object> = {
   xlsx: { type: 'string', contentEncoding: 'binary', description: 'One sheet: the upload template’s headings, one passenger per row; uploading it gives the same records' },
   csv: { type: 'string', description: 'UTF-8 with a byte order mark, RFC 4180: the xlsx export’s headings and columns, dates YYYY-MM-DD' },
+  paxlst: { type: 'string', description: 'A UN/EDIFACT PAXLST (D.05B, UNOA) for the flight: reporting party, flight and airports, each passenger’s name, sex, birth, nationality and travel document' },
   pdf: { type: 'string', contentEncoding: 'binary', description: 'A printable passenger manifest: flight, aircraft, operator, airports and local times, then one row per passenger; page numbers, list version, production time' },
 };
 
@@ -234,7 +235,7 @@ export function buildOpenApiDocument() {
           operationId: 'getPassengerList',
           summary: 'Read a flight’s passenger list',
           description:
-            'The flight’s passenger records in list order, each as the push takes it in created (id is the record’s integer id within the list), and the list version as ETag. Send the ETag in If-Match with the next push to refuse concurrent changes (412), or in If-None-Match to be answered 304 while the list is unchanged. A flight without a list answers [] with ETag "0". The same list comes as a file for Accept (or ?format=) xlsx, csv, pdf (see docs/rest-api.md, Passenger list exports); a file’s ETag names its format too ("3-xlsx"). Requires scope passengers:read.',
+            'The flight’s passenger records in list order, each as the push takes it in created (id is the record’s integer id within the list), and the list version as ETag. Send the ETag in If-Match with the next push to refuse concurrent changes (412), or in If-None-Match to be answered 304 while the list is unchanged. A flight without a list answers [] with ETag "0". The same list comes as a file for Accept (or ?format=) xlsx, csv, pdf, paxlst (see docs/rest-api.md, Passenger list exports); a file’s ETag names its format too ("3-xlsx"). Requires scope passengers:read.',
           security: [{ bearer: ['passengers:read'] }],
           parameters: [
             flightIdParameter,
@@ -251,7 +252,7 @@ export function buildOpenApiDocument() {
             '200': {
               description: 'The records (row_number from 1, in list order), as JSON or as a file of the chosen format',
               headers: {
-                ETag: { description: 'The list version, quoted, with the format for a file: "3" (JSON), "3-xlsx", "3-csv", "3-pdf"', schema: { type: 'string' } },
+                ETag: { description: 'The list version, quoted, with the format for a file: "3" (JSON), "3-xlsx", "3-csv", "3-pdf", "3-paxlst"', schema: { type: 'string' } },
                 'Content-Disposition': { description: 'For a file: attachment; filename="flight-<id>-passengers-v<version>.<ext>"', schema: { type: 'string' } },
                 Vary: { description: 'Accept', schema: { type: 'string' } },
               },
@@ -269,6 +270,7 @@ export function buildOpenApiDocument() {
             '405': methodNotAllowed,
             '406': errorResponse('Accept names no representation offered (the message lists them)'),
             '413': errorResponse('The file would exceed the response size limit (RESPONSE_MAX_BYTES)'),
+            '422': errorResponse('format=paxlst on a service without the PAXLST settings'),
             '503': errorResponse('The database is unavailable'),
           },
         },

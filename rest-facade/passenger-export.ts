@@ -2,6 +2,7 @@ import type { Request } from 'express';
 import { AppError, badRequest, ErrorCode } from '../src/errors';
 import type { PassengerListQuery } from '../src/graphql/generated/operations';
 import { writePassengerPdf } from '../src/passengers/export/passenger-pdf.writer';
+import { writePassengerPaxlst, type PaxlstParties } from '../src/passengers/export/passenger-paxlst.writer';
 import { writePassengerCsv } from '../src/passengers/export/passenger-csv.writer';
 import { writePassengerXlsx } from '../src/passengers/export/passenger-xlsx.writer';
 import type { ExportPassenger } from '../src/passengers/export/export-columns';
@@ -45,6 +46,7 @@ export interface ExportSource {
   list: { flightId: number; version: number; passengers: readonly ExportPassenger[] };
   flight?: PassengerListQuery['flight'];
   operator: string | null;
+  paxlst: PaxlstParties | null;
   producedAt: Date;
 }
 
@@ -68,7 +70,19 @@ const WRITERS: Record<Exclude<ExportFormat, 'json'>, (source: ExportSource) => B
       passengers: list.passengers,
     });
   },
+  paxlst: ({ list, flight, paxlst, producedAt }) => {
+    if (!flight) throw new Error('PAXLST needs the flight: run the operation with withFlight');
+    if (!paxlst) {
+      throw new AppError(ErrorCode.UNPROCESSABLE, 'PAXLST is not configured on this service: set PAXLST_SENDER_ID, PAXLST_RECIPIENT_ID and PAXLST_REPORTING_PARTY', {
+        details: [{ field: 'format', message: 'paxlst needs PAXLST_SENDER_ID, PAXLST_RECIPIENT_ID and PAXLST_REPORTING_PARTY configured' }],
+      });
+    }
+    return writePassengerPaxlst({ parties: paxlst, flightNumber: flight.flightNumber, departure: flight.departure, arrival: flight.arrival, producedAt, passengers: list.passengers });
+  },
 };
+
+/** Formats whose writer needs the flight (the operation's withFlight). */
+export const needsFlight = (format: ExportFormat) => format === 'pdf' || format === 'paxlst';
 
 /** The file of a list in a format other than JSON, named after the flight and the list's version. */
 export async function exportRepresentation(format: Exclude<ExportFormat, 'json'>, source: ExportSource): Promise<Representation> {

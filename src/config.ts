@@ -168,6 +168,8 @@ export interface Config {
   publicHost: string;
   /** The operator printed on passenger manifests (MANIFEST_OPERATOR); null when not configured. */
   manifestOperator: string | null;
+  /** Sender, recipient and reporting party of PAXLST exports (PAXLST_SENDER_ID…); null unless all three are set. */
+  paxlst: { senderId: string; recipientId: string; reportingParty: string } | null;
   /** Absolute base URL for links in answers (no trailing slash); unset: the request's validated scheme and Host. */
   publicUrl?: string;
   /**
@@ -251,6 +253,17 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('MANIFEST_OPERATOR', `must be at most 70 characters (the operator's name as printed on manifests), got ${manifestOperator.length}`);
   }
 
+  const paxlstSettings = { senderId: read('PAXLST_SENDER_ID'), recipientId: read('PAXLST_RECIPIENT_ID'), reportingParty: read('PAXLST_REPORTING_PARTY') };
+  for (const [name, value] of [['PAXLST_SENDER_ID', paxlstSettings.senderId], ['PAXLST_RECIPIENT_ID', paxlstSettings.recipientId]] as const) {
+    if (value !== undefined && !/^[A-Z0-9]{1,35}$/.test(value)) throw new ConfigError(name, `must be 1 to 35 upper-case letters and digits (a UNOA interchange identifier), got "${value}"`);
+  }
+  if (paxlstSettings.reportingParty !== undefined && paxlstSettings.reportingParty.length > 35) {
+    throw new ConfigError('PAXLST_REPORTING_PARTY', `must be at most 35 characters, got ${paxlstSettings.reportingParty.length}`);
+  }
+  const paxlst = paxlstSettings.senderId && paxlstSettings.recipientId && paxlstSettings.reportingParty
+    ? { senderId: paxlstSettings.senderId, recipientId: paxlstSettings.recipientId, reportingParty: paxlstSettings.reportingParty }
+    : null;
+
   const auth: AuthConfig = {
     jwtSecret: read('JWT_SECRET'),
     jwtPublicKey: pem(read('JWT_PUBLIC_KEY')),
@@ -293,6 +306,7 @@ export function loadConfig(env: Env = process.env): Config {
     mongodbUri,
     publicHost,
     manifestOperator,
+    paxlst,
     publicUrl: publicUrl(read('PUBLIC_URL')),
     trustProxy: trustProxy(read('TRUST_PROXY')),
     timezone,

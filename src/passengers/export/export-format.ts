@@ -4,6 +4,7 @@ export const EXPORT_FORMATS = {
   xlsx: { mediaType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', extension: 'xlsx' },
   csv: { mediaType: 'text/csv', extension: 'csv' },
   pdf: { mediaType: 'application/pdf', extension: 'pdf' },
+  paxlst: { mediaType: 'application/edifact', extension: 'edi' },
 } as const;
 
 export type ExportFormat = keyof typeof EXPORT_FORMATS;
