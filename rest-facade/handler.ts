@@ -20,10 +20,11 @@ export interface FacadeHandlerDeps {
  * before parameters or bodies are read (an anonymous client never gets to upload megabytes). The
  * scope each route needs is checked by its operation's resolver.
  */
-export function facadeContext(deps: FacadeHandlerDeps): RequestHandler {
+export function facadeContext(deps: FacadeHandlerDeps, route?: Pick<FacadeRoute, 'linkPrincipal'>): RequestHandler {
   return async (req, res, next) => {
     try {
       const context = await deps.createContext(req);
+      context.principal ??= route?.linkPrincipal?.(req, context.config);
       if (!context.principal) throw authenticationRequired();
       res.locals.graphqlContext = context;
       next();

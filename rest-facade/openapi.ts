@@ -246,6 +246,13 @@ export function buildOpenApiDocument() {
               description: 'The representation, whatever Accept says (so a link can ask for a file); without it Accept decides, JSON when absent or */*',
               schema: { type: 'string', enum: EXPORT_FORMAT_NAMES },
             },
+            ...(['expires', 'sub', 'signature'] as const).map((name) => ({
+              name,
+              in: 'query' as const,
+              required: false,
+              description: `Part of a signed download link from GraphQL's passengerListDownloadUrl, which stands in for the bearer token (401 when changed or expired)`,
+              schema: { type: 'string' },
+            })),
             { name: 'If-None-Match', in: 'header', required: false, description: 'ETag of the list as last read, e.g. "3" (JSON) or "3-xlsx": 304 without a body while the list is at that version', schema: { type: 'string' } },
           ],
           responses: {

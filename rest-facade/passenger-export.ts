@@ -6,9 +6,15 @@ import { writePassengerPaxlst, type PaxlstParties } from '../src/passengers/expo
 import { writePassengerCsv } from '../src/passengers/export/passenger-csv.writer';
 import { writePassengerXlsx } from '../src/passengers/export/passenger-xlsx.writer';
 import type { ExportPassenger } from '../src/passengers/export/export-columns';
-import { EXPORT_FORMAT_NAMES, EXPORT_FORMATS, exportFilename, isExportFormat, type ExportFormat } from '../src/passengers/export/export-format';
-import { readQueryParameters } from './query';
+import { EXPORT_FORMAT_NAMES, EXPORT_FORMATS, exportFilename, isExportFormat, needsFlight, type ExportFormat } from '../src/passengers/export/export-format';
+import { readIdParameter, readQueryParameters } from './query';
+import { authenticationRequired, Scope } from '../src/auth';
+import type { Principal } from '../src/auth/principal';
+import type { Config } from '../src/config';
+import { downloadLinkKey, LINK_PARAMETERS, verifyDownload } from '../src/passengers/export/download-link';
 import type { Representation } from './route';
+
+export { needsFlight };
 
 const offered = () => EXPORT_FORMAT_NAMES.map((name) => `${EXPORT_FORMATS[name].mediaType} (format=${name})`).join(', ');
 
@@ -19,7 +25,8 @@ const offered = () => EXPORT_FORMAT_NAMES.map((name) => `${EXPORT_FORMATS[name].
  * list what is offered. Decided before the list is read.
  */
 export function chooseExportFormat(req: Request): ExportFormat {
-  const { format } = readQueryParameters(req, ['format']);
+  const signed = (req.query as Record<string, unknown>).signature !== undefined;
+  const { format } = readQueryParameters(req, signed ? ['format', ...LINK_PARAMETERS] : ['format']);
   if (format !== undefined) {
     if (!isExportFormat(format)) {
       throw badRequest(`query parameter format must be one of ${EXPORT_FORMAT_NAMES.join(', ')}, got "${format}"`, [
@@ -36,6 +43,23 @@ export function chooseExportFormat(req: Request): ExportFormat {
     });
   }
   return chosen;
+}
+
+/**
+ * The caller a signed download link names (see passengerListDownloadUrl), with only the scopes its
+ * format needs; undefined without a signature; 401 naming the reason for a bad or expired link.
+ */
+export function signedLinkPrincipal(req: Request, config: Config): Principal | undefined {
+  if ((req.query as Record<string, unknown>).signature === undefined) return undefined;
+  const key = downloadLinkKey({ exportLinkSecret: config.exportLinkSecret, jwtSecret: config.auth.jwtSecret });
+  if (!key) throw authenticationRequired('Download links are not enabled on this service: send a bearer token');
+  const flightId = readIdParameter(req, 'flight_id');
+  const query = readQueryParameters(req, ['format', ...LINK_PARAMETERS]);
+  const result = verifyDownload(flightId, query, key, Math.floor(Date.now() / 1000));
+  if (!result.ok) throw authenticationRequired(`Download link refused: ${result.reason}`);
+  const format = result.grant.format;
+  const scopes = isExportFormat(format) && needsFlight(format) ? [Scope.PassengersRead, Scope.TimelineRead] : [Scope.PassengersRead];
+  return { subject: result.grant.subject, scopes: new Set(scopes) };
 }
 
 /** A list's ETag: its version, and for a file also the format (the representations differ, so must their validators). */
@@ -81,8 +105,6 @@ const WRITERS: Record<Exclude<ExportFormat, 'json'>, (source: ExportSource) => B
   },
 };
 
-/** Formats whose writer needs the flight (the operation's withFlight). */
-export const needsFlight = (format: ExportFormat) => format === 'pdf' || format === 'paxlst';
 
 /** The file of a list in a format other than JSON, named after the flight and the list's version. */
 export async function exportRepresentation(format: Exclude<ExportFormat, 'json'>, source: ExportSource): Promise<Representation> {

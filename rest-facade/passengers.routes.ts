@@ -16,7 +16,7 @@ import { AppError, badRequest, ErrorCode, MAX_ERROR_DETAILS, unsupportedMediaTyp
 import { PassengerListDocument, PushPassengerListDocument, type PassengerRecordFragment } from '../src/graphql/generated/operations';
 import { gatewaySchema } from '../src/graphql/schema';
 import { boundedJsonBody } from '../src/shared/json-body';
-import { chooseExportFormat, exportETag, exportRepresentation, needsFlight } from './passenger-export';
+import { chooseExportFormat, exportETag, exportRepresentation, needsFlight, signedLinkPrincipal } from './passenger-export';
 import { formatPath, inputShapeProblems, type ShapeProblem } from './input-shape';
 import { readIdParameter, readQueryParameters } from './query';
 import { defineRoute } from './route';
@@ -172,6 +172,7 @@ export function passengerRoutes(config: Config) {
         const format = chooseExportFormat(req);
         return { flightId: readIdParameter(req, 'flight_id'), withFlight: needsFlight(format) };
       },
+      linkPrincipal: signedLinkPrincipal,
       vary: ['Accept'],
       etag: (data, req) => exportETag(data.passengerList.version, chooseExportFormat(req)),
       toRepresentation: async ({ passengerList, flight }, req, context) => {

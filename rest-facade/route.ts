@@ -1,5 +1,7 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { Request, RequestHandler } from 'express';
+import type { Principal } from '../src/auth/principal';
+import type { Config } from '../src/config';
 import type { GraphQLContext } from '../src/context';
 
 /**
@@ -27,6 +29,11 @@ export interface FacadeRoute<Data = unknown, Variables extends Record<string, un
    * the JSON of `toResponse`. Its bytes are held to the same response size cap.
    */
   toRepresentation?(data: Data, req: Request, context: GraphQLContext): Promise<Representation | undefined>;
+  /**
+   * For a request without a token: the principal a signed link in the query grants (throws 401 for
+   * a bad or expired link), or undefined when the query has none.
+   */
+  linkPrincipal?(req: Request, config: Config): Principal | undefined;
   /** Request headers the representation depends on (`Vary`), such as Accept. */
   vary?: string[];
   /** Extra response headers derived from the data or the response extensions (warnings…). */

@@ -168,6 +168,8 @@ export interface Config {
   publicHost: string;
   /** The operator printed on passenger manifests (MANIFEST_OPERATOR); null when not configured. */
   manifestOperator: string | null;
+  /** Key of signed download links (EXPORT_LINK_SECRET); null: derived from JWT_SECRET, or no links. */
+  exportLinkSecret: string | null;
   /** Sender, recipient and reporting party of PAXLST exports (PAXLST_SENDER_ID…); null unless all three are set. */
   paxlst: { senderId: string; recipientId: string; reportingParty: string } | null;
   /** Absolute base URL for links in answers (no trailing slash); unset: the request's validated scheme and Host. */
@@ -248,6 +250,10 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('PUBLIC_HOST', `must be a host name without scheme or path, such as broker.example.com, got "${publicHost}"`);
   }
 
+  const exportLinkSecret = read('EXPORT_LINK_SECRET') ?? null;
+  if (exportLinkSecret !== null && Buffer.byteLength(exportLinkSecret) < 32) {
+    throw new ConfigError('EXPORT_LINK_SECRET', 'must be at least 32 bytes');
+  }
   const manifestOperator = read('MANIFEST_OPERATOR') ?? null;
   if (manifestOperator !== null && manifestOperator.length > 70) {
     throw new ConfigError('MANIFEST_OPERATOR', `must be at most 70 characters (the operator's name as printed on manifests), got ${manifestOperator.length}`);
@@ -306,6 +312,7 @@ export function loadConfig(env: Env = process.env): Config {
     mongodbUri,
     publicHost,
     manifestOperator,
+    exportLinkSecret,
     paxlst,
     publicUrl: publicUrl(read('PUBLIC_URL')),
     trustProxy: trustProxy(read('TRUST_PROXY')),

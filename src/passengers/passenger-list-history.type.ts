@@ -162,3 +162,12 @@ export class PassengerListExportEntry {
   @Field(() => Int, { description: 'The list version the file holds.' })
   version: number;
 }
+
+@ObjectType({ description: 'A link that downloads a flight’s list as a file without a token, for a few minutes.' })
+export class PassengerListDownload {
+  @Field({ description: 'GET it without Authorization: bound to the flight, the format, the caller and the expiry by its signature.' })
+  url: string;
+
+  @Field({ description: 'When the link stops working.' })
+  expiresAt: Date;
+}

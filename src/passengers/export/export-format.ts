@@ -17,3 +17,6 @@ export const isExportFormat = (name: string): name is ExportFormat => Object.has
 /** `flight-42-passengers-v3.xlsx`. */
 export const exportFilename = (flightId: number, version: number, format: ExportFormat) =>
   `flight-${flightId}-passengers-v${version}.${EXPORT_FORMATS[format].extension}`;
+
+/** Formats whose file heads with the flight (timeline data: the operation's withFlight, scope timeline:read). */
+export const needsFlight = (format: ExportFormat) => format === 'pdf' || format === 'paxlst';
