@@ -7,6 +7,7 @@ import 'reflect-metadata';
 import { formatAuthBench, runAuthBench } from './auth.bench';
 import { formatEarlyAnswersBench, runEarlyAnswersBench } from './early-answers.bench';
 import { formatEngineBench, runEngineBench } from './engine.bench';
+import { formatExportBench, runExportBench } from './export.bench';
 import { formatMetricsBench, runMetricsBench } from './metrics.bench';
 import { formatPushBench, runPushBench } from './passenger-push.bench';
 import { formatSheetBench, runSheetBench } from './sheet.bench';
@@ -30,6 +31,7 @@ const BENCHES: Record<string, () => Promise<string>> = {
   metrics: async () => formatMetricsBench(await runMetricsBench()),
   'early-answers': async () => formatEarlyAnswersBench(await runEarlyAnswersBench()),
   tracing: async () => formatTracingBench(await runTracingBench()),
+  export: async () => formatExportBench(await runExportBench()),
 };
 
 async function main(): Promise<void> {

@@ -20,10 +20,11 @@ export interface FacadeHandlerDeps {
  * before parameters or bodies are read (an anonymous client never gets to upload megabytes). The
  * scope each route needs is checked by its operation's resolver.
  */
-export function facadeContext(deps: FacadeHandlerDeps): RequestHandler {
+export function facadeContext(deps: FacadeHandlerDeps, route?: Pick<FacadeRoute, 'linkPrincipal'>): RequestHandler {
   return async (req, res, next) => {
     try {
       const context = await deps.createContext(req);
+      context.principal ??= route?.linkPrincipal?.(req, context.config);
       if (!context.principal) throw authenticationRequired();
       res.locals.graphqlContext = context;
       next();
@@ -45,6 +46,7 @@ export function facadeHandler<Data, Variables extends Record<string, unknown>>(
   return async (req, res, next) => {
     try {
       const contextValue = res.locals.graphqlContext as GraphQLContext;
+      if (route.vary) res.vary(route.vary.join(', '));
       const variables = await route.toVariables(req);
       const response = await deps.apollo.executeOperation<Data, Variables>(
         { query: route.operation, variables },
@@ -57,7 +59,7 @@ export function facadeHandler<Data, Variables extends Record<string, unknown>>(
         sendError(res, fromGraphQLError(errors[0], response.http.status, headers));
         return;
       }
-      const etag = route.etag?.(data as Data);
+      const etag = route.etag?.(data as Data, req);
       if (etag !== undefined) {
         res.setHeader('ETag', etag);
         // The client's copy is current: the body is neither built nor sent.
@@ -67,10 +69,17 @@ export function facadeHandler<Data, Variables extends Record<string, unknown>>(
         }
       }
       for (const [name, value] of Object.entries(route.toHeaders?.(data as Data, extensions ?? {}) ?? {})) res.setHeader(name, value);
+      const { responseMaxBytes } = contextValue.config.limits;
+      const representation = await route.toRepresentation?.(data as Data, req, contextValue);
+      if (representation) {
+        if (representation.bytes.byteLength > responseMaxBytes) throw responseTooLarge(representation.bytes.byteLength, responseMaxBytes);
+        for (const [name, value] of Object.entries(representation.headers ?? {})) res.setHeader(name, value);
+        res.status(200).type(representation.contentType).send(representation.bytes);
+        return;
+      }
       // The same cap as /graphql answers (RESPONSE_MAX_BYTES), measured on what is sent, and as
       // there never on a write's answer (a push that happened is reported). The JSON is written a
       // slice at a time (src/shared/json-writer.ts).
-      const { responseMaxBytes } = contextValue.config.limits;
       const body = writeJson(route.toResponse(data as Data, req), writes(route.operation) ? Infinity : responseMaxBytes);
       if (!('bytes' in body)) throw responseTooLarge(body.byteLength, responseMaxBytes);
       res.status(200).type('application/json').send(body.bytes);

@@ -60,9 +60,8 @@ export function createFacadeRouter(deps: FacadeHandlerDeps & { config: Config; p
   router.all(TEMPLATE_PATH, methodNotAllowed(TEMPLATE_PATH, ['GET']));
 
   const methodsByPath = new Map<string, string[]>();
-  const authenticate = facadeContext(deps);
   for (const route of facadeRoutes(deps.config)) {
-    router[route.method === 'GET' ? 'get' : 'post'](route.path, authenticate, ...(route.middleware ?? []), facadeHandler(route, deps));
+    router[route.method === 'GET' ? 'get' : 'post'](route.path, facadeContext(deps, route), ...(route.middleware ?? []), facadeHandler(route, deps));
     methodsByPath.set(route.path, [...(methodsByPath.get(route.path) ?? []), route.method]);
   }
   for (const [path, methods] of methodsByPath) router.all(path, methodNotAllowed(path, methods));

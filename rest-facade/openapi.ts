@@ -2,6 +2,7 @@
  * The OpenAPI 3.1 description of the facade as implemented. The facade's tests validate real
  * responses against these schemas, so the document cannot drift from the behaviour unnoticed.
  */
+import { EXPORT_FORMAT_NAMES, EXPORT_FORMATS, type ExportFormat } from '../src/passengers/export/export-format';
 
 const errorResponse = (description: string, headers?: Record<string, unknown>) => ({
   description,
@@ -92,6 +93,14 @@ const PAXLIST_MEDIA_TYPES = [
   'application/vnd.ms-excel',
   'application/octet-stream',
 ];
+
+/** What each exported file is, for the media types of GET …/passenger. */
+const EXPORT_SCHEMAS: Record<Exclude<ExportFormat, 'json'>, object> = {
+  xlsx: { type: 'string', contentEncoding: 'binary', description: 'One sheet: the upload template’s headings, one passenger per row; uploading it gives the same records' },
+  csv: { type: 'string', description: 'UTF-8 with a byte order mark, RFC 4180: the xlsx export’s headings and columns, dates YYYY-MM-DD' },
+  paxlst: { type: 'string', description: 'A UN/EDIFACT PAXLST (D.05B, UNOA) for the flight: reporting party, flight and airports, each passenger’s name, sex, birth, nationality and travel document' },
+  pdf: { type: 'string', contentEncoding: 'binary', description: 'A printable passenger manifest: flight, aircraft, operator, airports and local times, then one row per passenger; page numbers, list version, production time' },
+};
 
 const listETagHeader = { description: 'The list version, quoted, e.g. "3"', schema: { type: 'string' } };
 
@@ -250,23 +259,49 @@ export function buildOpenApiDocument() {
           operationId: 'getPassengerList',
           summary: 'Read a flight’s passenger list',
           description:
-            'The flight’s passenger records in list order, each as the push takes it in created (id is the record’s integer id within the list), and the list version as ETag. Send the ETag in If-Match with the next push to refuse concurrent changes (412), or in If-None-Match to be answered 304 while the list is unchanged. A flight without a list answers [] with ETag "0". Requires scope passengers:read.',
+            'The flight’s passenger records in list order, each as the push takes it in created (id is the record’s integer id within the list), and the list version as ETag. Send the ETag in If-Match with the next push to refuse concurrent changes (412), or in If-None-Match to be answered 304 while the list is unchanged. A flight without a list answers [] with ETag "0". The same list comes as a file for Accept (or ?format=) xlsx, csv, pdf, paxlst (see docs/rest-api.md, Passenger list exports); a file’s ETag names its format too ("3-xlsx"). Requires scope passengers:read.',
           security: [{ bearer: ['passengers:read'] }],
           parameters: [
             flightIdParameter,
-            { name: 'If-None-Match', in: 'header', required: false, description: 'ETag of the list as last read, e.g. "3": 304 without a body while the list is at that version', schema: { type: 'string' } },
+            {
+              name: 'format',
+              in: 'query',
+              required: false,
+              description: 'The representation, whatever Accept says (so a link can ask for a file); without it Accept decides, JSON when absent or */*',
+              schema: { type: 'string', enum: EXPORT_FORMAT_NAMES },
+            },
+            ...(['expires', 'sub', 'signature'] as const).map((name) => ({
+              name,
+              in: 'query' as const,
+              required: false,
+              description: `Part of a signed download link from GraphQL's passengerListDownloadUrl, which stands in for the bearer token (401 when changed or expired)`,
+              schema: { type: 'string' },
+            })),
+            { name: 'If-None-Match', in: 'header', required: false, description: 'ETag of the list as last read, e.g. "3" (JSON) or "3-xlsx": 304 without a body while the list is at that version', schema: { type: 'string' } },
           ],
           responses: {
             '200': {
-              description: 'The records (row_number from 1, in list order)',
-              headers: { ETag: listETagHeader },
-              content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/StoredPassenger' } } } },
+              description: 'The records (row_number from 1, in list order), as JSON or as a file of the chosen format',
+              headers: {
+                ETag: { description: 'The list version, quoted, with the format for a file: "3" (JSON), "3-xlsx", "3-csv", "3-pdf", "3-paxlst"', schema: { type: 'string' } },
+                'Content-Disposition': { description: 'For a file: attachment; filename="flight-<id>-passengers-v<version>.<ext>"', schema: { type: 'string' } },
+                Vary: { description: 'Accept', schema: { type: 'string' } },
+              },
+              content: {
+                'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/StoredPassenger' } } },
+                ...Object.fromEntries(
+                  EXPORT_FORMAT_NAMES.filter((name) => name !== 'json').map((name) => [EXPORT_FORMATS[name].mediaType, { schema: EXPORT_SCHEMAS[name] }]),
+                ),
+              },
             },
             '304': { description: 'The list is still at the version If-None-Match names', headers: { ETag: listETagHeader } },
-            '400': errorResponse('A flight id that is not a positive integer, or a query parameter'),
+            '400': errorResponse('A flight id that is not a positive integer, an unknown format, or another query parameter'),
             ...authErrors,
             '404': errorResponse('No such flight'),
             '405': methodNotAllowed,
+            '406': errorResponse('Accept names no representation offered (the message lists them)'),
+            '413': errorResponse('The file would exceed the response size limit (RESPONSE_MAX_BYTES)'),
+            '422': errorResponse('format=paxlst on a service without the PAXLST settings'),
             '503': errorResponse('The database is unavailable'),
           },
         },

@@ -16,6 +16,7 @@ import { AppError, badRequest, ErrorCode, MAX_ERROR_DETAILS, unsupportedMediaTyp
 import { PassengerListDocument, PushPassengerListDocument, type PassengerRecordFragment } from '../src/graphql/generated/operations';
 import { gatewaySchema } from '../src/graphql/schema';
 import { boundedJsonBody } from '../src/shared/json-body';
+import { chooseExportFormat, exportETag, exportRepresentation, needsFlight, signedLinkPrincipal } from './passenger-export';
 import { formatPath, inputShapeProblems, type ShapeProblem } from './input-shape';
 import { readIdParameter, readQueryParameters } from './query';
 import { defineRoute } from './route';
@@ -168,10 +169,25 @@ export function passengerRoutes(config: Config) {
       path: '/flight/:flight_id/passenger',
       operation: PassengerListDocument,
       toVariables: (req) => {
-        readQueryParameters(req, []);
-        return { flightId: readIdParameter(req, 'flight_id') };
+        const format = chooseExportFormat(req);
+        return { flightId: readIdParameter(req, 'flight_id'), withFlight: needsFlight(format) };
       },
-      etag: (data) => listETag(data.passengerList.version),
+      linkPrincipal: signedLinkPrincipal,
+      vary: ['Accept'],
+      etag: (data, req) => exportETag(data.passengerList.version, chooseExportFormat(req)),
+      toRepresentation: async ({ passengerList, flight }, req, context) => {
+        const format = chooseExportFormat(req);
+        if (format === 'json') return undefined;
+        const file = await exportRepresentation(format, { list: passengerList, flight, operator: context.config.manifestOperator, paxlst: context.config.paxlst, producedAt: new Date() });
+        // Recorded before a byte is sent: a file of personal data that cannot be recorded is not sent (503).
+        await context.services.passengerLists.recordExport(passengerList.flightId, {
+          subject: context.principal!.subject,
+          tokenId: context.principal!.tokenId ?? null,
+          format,
+          version: passengerList.version,
+        });
+        return file;
+      },
       toResponse: (data) => data.passengerList.passengers.map(toContractPassenger),
     }),
     defineRoute({

@@ -1,5 +1,8 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { Request, RequestHandler } from 'express';
+import type { Principal } from '../src/auth/principal';
+import type { Config } from '../src/config';
+import type { GraphQLContext } from '../src/context';
 
 /**
  * One legacy route: which named GraphQL operation it runs, how the request becomes the
@@ -20,9 +23,28 @@ export interface FacadeRoute<Data = unknown, Variables extends Record<string, un
    * The representation's strong validator (a list's version, quoted). The handler sends it as
    * `ETag` and, on GET and HEAD, answers 304 without a body when `If-None-Match` names it.
    */
-  etag?(data: Data): string;
+  etag?(data: Data, req: Request): string;
+  /**
+   * A representation other than JSON (a spreadsheet, a document) for this request, or undefined for
+   * the JSON of `toResponse`. Its bytes are held to the same response size cap.
+   */
+  toRepresentation?(data: Data, req: Request, context: GraphQLContext): Promise<Representation | undefined>;
+  /**
+   * For a request without a token: the principal a signed link in the query grants (throws 401 for
+   * a bad or expired link), or undefined when the query has none.
+   */
+  linkPrincipal?(req: Request, config: Config): Principal | undefined;
+  /** Request headers the representation depends on (`Vary`), such as Accept. */
+  vary?: string[];
   /** Extra response headers derived from the data or the response extensions (warnings…). */
   toHeaders?(data: Data, extensions: Record<string, unknown>): Record<string, string>;
+}
+
+/** A response body of its own media type, with the headers that go with it (Content-Disposition…). */
+export interface Representation {
+  contentType: string;
+  bytes: Buffer;
+  headers?: Record<string, string>;
 }
 
 /** Keeps each route's Data and Variables types linked while the table holds them side by side. */

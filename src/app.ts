@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { type Express, type Request } from 'express';
 import { pinoHttp } from 'pino-http';
+import { redactSignature } from './passengers/export/download-link';
 import { createFacadeRouter, FACADE_BASE_PATH } from '../rest-facade';
 import { sendError, toAppError } from '../rest-facade/errors';
 import { createRequestAuthenticator, createTokenVerifier } from './auth';
@@ -97,6 +98,14 @@ export async function createApp({ config, logger, database, devToken, metrics }:
       },
       customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
       autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
+      // A download link's signature is a credential: never in the log.
+      serializers: {
+        req: (req: { url?: string; query?: Record<string, unknown> }) => ({
+          ...req,
+          ...(typeof req.url === 'string' ? { url: redactSignature(req.url) } : {}),
+          ...(req.query && 'signature' in req.query ? { query: { ...req.query, signature: '[redacted]' } } : {}),
+        }),
+      },
     }),
   );
 

@@ -204,6 +204,12 @@ export interface Config {
   mongodbUri?: string;
   /** Host name shown in timeline entries' `url` (no scheme). */
   publicHost: string;
+  /** The operator printed on passenger manifests (MANIFEST_OPERATOR); null when not configured. */
+  manifestOperator: string | null;
+  /** Key of signed download links (EXPORT_LINK_SECRET); null: derived from JWT_SECRET, or no links. */
+  exportLinkSecret: string | null;
+  /** Sender, recipient and reporting party of PAXLST exports (PAXLST_SENDER_ID…); null unless all three are set. */
+  paxlst: { senderId: string; recipientId: string; reportingParty: string } | null;
   /** Absolute base URL for links in answers (no trailing slash); unset: the request's validated scheme and Host. */
   publicUrl?: string;
   /**
@@ -330,6 +336,26 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('PUBLIC_HOST', `must be a host name without scheme or path, such as broker.example.com, got "${publicHost}"`);
   }
 
+  const exportLinkSecret = read('EXPORT_LINK_SECRET') ?? null;
+  if (exportLinkSecret !== null && Buffer.byteLength(exportLinkSecret) < 32) {
+    throw new ConfigError('EXPORT_LINK_SECRET', 'must be at least 32 bytes');
+  }
+  const manifestOperator = read('MANIFEST_OPERATOR') ?? null;
+  if (manifestOperator !== null && manifestOperator.length > 70) {
+    throw new ConfigError('MANIFEST_OPERATOR', `must be at most 70 characters (the operator's name as printed on manifests), got ${manifestOperator.length}`);
+  }
+
+  const paxlstSettings = { senderId: read('PAXLST_SENDER_ID'), recipientId: read('PAXLST_RECIPIENT_ID'), reportingParty: read('PAXLST_REPORTING_PARTY') };
+  for (const [name, value] of [['PAXLST_SENDER_ID', paxlstSettings.senderId], ['PAXLST_RECIPIENT_ID', paxlstSettings.recipientId]] as const) {
+    if (value !== undefined && !/^[A-Z0-9]{1,35}$/.test(value)) throw new ConfigError(name, `must be 1 to 35 upper-case letters and digits (a UNOA interchange identifier), got "${value}"`);
+  }
+  if (paxlstSettings.reportingParty !== undefined && paxlstSettings.reportingParty.length > 35) {
+    throw new ConfigError('PAXLST_REPORTING_PARTY', `must be at most 35 characters, got ${paxlstSettings.reportingParty.length}`);
+  }
+  const paxlst = paxlstSettings.senderId && paxlstSettings.recipientId && paxlstSettings.reportingParty
+    ? { senderId: paxlstSettings.senderId, recipientId: paxlstSettings.recipientId, reportingParty: paxlstSettings.reportingParty }
+    : null;
+
   const auth: AuthConfig = {
     jwtSecret: read('JWT_SECRET'),
     jwtPublicKey: pem(read('JWT_PUBLIC_KEY')),
@@ -371,6 +397,9 @@ export function loadConfig(env: Env = process.env): Config {
     host: read('HOST') ?? '0.0.0.0',
     mongodbUri,
     publicHost,
+    manifestOperator,
+    exportLinkSecret,
+    paxlst,
     publicUrl: publicUrl(read('PUBLIC_URL')),
     trustProxy: trustProxy(read('TRUST_PROXY')),
     timezone,

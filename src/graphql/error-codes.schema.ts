@@ -7,6 +7,7 @@ const MEANING: Record<ErrorCode, string> = {
   [ErrorCode.FORBIDDEN]: 'The token lacks the scope the operation needs.',
   [ErrorCode.NOT_FOUND]: 'The flight (or other record) does not exist.',
   [ErrorCode.METHOD_NOT_ALLOWED]: 'REST only: the path exists with other methods (see Allow).',
+  [ErrorCode.NOT_ACCEPTABLE]: 'REST only: no representation the Accept header allows is offered (the message lists them).',
   [ErrorCode.CONFLICT]: 'A created id exists with other content, or an Idempotency-Key was reused with another body.',
   [ErrorCode.PRECONDITION_FAILED]: 'expectedVersion (If-Match) is not the current version of the list.',
   [ErrorCode.PAYLOAD_TOO_LARGE]: 'A body, file or list exceeds a configured limit.',

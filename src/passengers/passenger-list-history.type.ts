@@ -144,3 +144,30 @@ export class PassengerListChange {
   })
   deletedRecords: PassengerListDeletedRecord[] | null;
 }
+
+@ObjectType({ description: 'A file made of a list’s personal data (an xlsx or CSV export): who, when, which format and version. Exports change nothing else of the list.' })
+export class PassengerListExportEntry {
+  @Field({ description: 'When the file was made.' })
+  at: Date;
+
+  @Field({ description: 'The token subject of the caller.' })
+  subject: string;
+
+  @Field(() => String, { nullable: true, description: 'The token’s jti, when it had one.' })
+  tokenId: string | null;
+
+  @Field({ description: 'The file format: xlsx, csv (the `format` of GET /api/broker/v0/flight/<id>/passenger).' })
+  format: string;
+
+  @Field(() => Int, { description: 'The list version the file holds.' })
+  version: number;
+}
+
+@ObjectType({ description: 'A link that downloads a flight’s list as a file without a token, for a few minutes.' })
+export class PassengerListDownload {
+  @Field({ description: 'GET it without Authorization: bound to the flight, the format, the caller and the expiry by its signature.' })
+  url: string;
+
+  @Field({ description: 'When the link stops working.' })
+  expiresAt: Date;
+}

@@ -95,6 +95,8 @@ export interface PassengerListDocument {
    * PASSENGER_LIST_HISTORY_DETAIL_BYTES (see passenger-list.audit.ts); older entries keep their counts.
    */
   historyDetails?: PassengerListChangeDetail[];
+  /** Files made of the list (who, when, which format and version), oldest first, capped at PASSENGER_LIST_EXPORT_LIMIT. */
+  exports?: PassengerListExport[];
   /** Idempotency records, written by the same atomic update as the change they answer. */
   requests: (RecentRequest | LegacyRecentRequest)[];
   updatedBy?: string;
@@ -111,6 +113,19 @@ export interface PassengerListDocument {
 }
 
 export const PASSENGER_LIST_HISTORY_LIMIT = 1000;
+/** Most export records a list keeps (each under 500 bytes); the oldest go first. */
+export const PASSENGER_LIST_EXPORT_LIMIT = 1000;
+
+/** One file made of a list's personal data: an entry of the list's export history. */
+export interface PassengerListExport {
+  at: Date;
+  subject: string;
+  tokenId: string | null;
+  /** `xlsx`, `csv`… (EXPORT_FORMATS). */
+  format: string;
+  /** The list version the file holds. */
+  version: number;
+}
 /** Most idempotency records a list keeps; beyond it the oldest key is forgotten before its 24 hours. */
 export const PASSENGER_LIST_REQUEST_LIMIT = 1000;
 /** Longest token subject, token id or key stored in a history entry. */
@@ -176,6 +191,10 @@ export const passengerListSchema = new Schema<PassengerListDocument>(
     passengerCount: { type: Number, required: true, default: 0 },
     history: { type: [changeSchema], default: [] },
     historyDetails: { type: [changeDetailSchema], default: undefined },
+    exports: {
+      type: [new Schema<PassengerListExport>({ at: Date, subject: String, tokenId: { type: String, default: null }, format: String, version: Number }, { _id: false })],
+      default: undefined,
+    },
     requests: {
       type: [
         new Schema(

@@ -6,7 +6,11 @@ import type { FlightData } from '../flights/flight.service';
 import { Flight } from '../flights/flight.type';
 import { LIST_ROWS, listComplexity } from '../graphql/complexity';
 import { Passenger, PassengerList, PassengerListChangesInput, PassengerListPushResult } from './passenger.type';
-import { PassengerListChange } from './passenger-list-history.type';
+import { PassengerListChange, PassengerListDownload, PassengerListExportEntry } from './passenger-list-history.type';
+import { insufficientScope } from '../auth/bearer-errors';
+import { AppError, ErrorCode } from '../errors';
+import { DOWNLOAD_LINK_SECONDS, downloadLinkKey, signedQuery } from './export/download-link';
+import { EXPORT_FORMAT_NAMES, isExportFormat, needsFlight } from './export/export-format';
 import type { PassengerChangeSet } from './passenger-list.plan';
 import type { PassengerRecord } from './passenger.record';
 
@@ -24,6 +28,43 @@ export class PassengerListResolver {
   @Query(() => [PassengerListChange], { complexity: listComplexity(LIST_ROWS.history), description: 'Applied pushes of a flight’s list, newest first.' })
   passengerListHistory(@Arg('flightId', () => Int, { description: 'The flight whose pushes to list (404 when unknown).' }) flightId: number, @Ctx() ctx: GraphQLContext) {
     return ctx.services.passengerLists.history(flightId);
+  }
+
+  @Authorized(Scope.PassengersRead)
+  @Query(() => [PassengerListExportEntry], {
+    complexity: listComplexity(LIST_ROWS.history),
+    description: 'Files made of a flight’s list (xlsx, CSV…), newest first: who, when, which format and version. The most recent 1,000 are kept.',
+  })
+  passengerListExports(@Arg('flightId', () => Int, { description: 'The flight whose exports to list (404 when unknown).' }) flightId: number, @Ctx() ctx: GraphQLContext) {
+    return ctx.services.passengerLists.exports(flightId);
+  }
+
+  @Authorized(Scope.PassengersRead)
+  @Query(() => PassengerListDownload, {
+    description:
+      'A signed link to GET the list as a file (xlsx, csv, pdf, paxlst) without a token, valid for five minutes: for a browser. The link carries the caller’s subject; the download is recorded as the caller’s export. pdf and paxlst also need timeline:read.',
+  })
+  async passengerListDownloadUrl(
+    @Arg('flightId', () => Int, { description: 'The flight whose list to download (404 when unknown).' }) flightId: number,
+    @Arg('format', () => String, { description: 'xlsx, csv, pdf or paxlst.' }) format: string,
+    @Ctx() ctx: GraphQLContext,
+  ) {
+    const files = EXPORT_FORMAT_NAMES.filter((name) => name !== 'json');
+    if (!isExportFormat(format) || format === 'json') {
+      throw new AppError(ErrorCode.BAD_USER_INPUT, `format must be one of ${files.join(', ')}, got "${format}"`, { details: [{ field: 'format', message: `expected one of ${files.join(', ')}` }] });
+    }
+    if (needsFlight(format) && !ctx.principal!.scopes.has(Scope.TimelineRead)) throw insufficientScope(Scope.TimelineRead);
+    const key = downloadLinkKey({ exportLinkSecret: ctx.config.exportLinkSecret, jwtSecret: ctx.config.auth.jwtSecret });
+    if (!key) {
+      throw new AppError(ErrorCode.UNPROCESSABLE, 'Signed download links need EXPORT_LINK_SECRET on a service that verifies tokens with a public key', {
+        details: [{ field: 'format', message: 'set EXPORT_LINK_SECRET (at least 32 bytes) to sign download links' }],
+      });
+    }
+    // 404 for an unknown or deleted flight, before a link to it exists.
+    await ctx.services.passengerLists.exports(flightId);
+    const expires = Math.floor(Date.now() / 1000) + DOWNLOAD_LINK_SECONDS;
+    const query = signedQuery({ flightId, format, subject: ctx.principal!.subject, expires }, key);
+    return { url: `${ctx.baseUrl}/api/broker/v0/flight/${flightId}/passenger?${query}`, expiresAt: new Date(expires * 1000) };
   }
 
   @Authorized(Scope.PassengersWrite)

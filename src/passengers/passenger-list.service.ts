@@ -16,6 +16,8 @@ import {
   PASSENGER_LIST_HISTORY_LIMIT,
   PASSENGER_LIST_REQUEST_LIMIT,
   STORED_TEXT_MAX,
+  PASSENGER_LIST_EXPORT_LIMIT,
+  type PassengerListExport,
   type LegacyRecentRequest,
   type PassengerListChange,
   type PassengerListDocument,
@@ -128,6 +130,25 @@ export class PassengerListService {
   /** Applied pushes, newest first, with their detail where it is still kept. */
   async history(flightId: number): Promise<PassengerListHistoryEntry[]> {
     return passengerListHistory(await this.readList(flightId, ['history', 'historyDetails']));
+  }
+
+  /** Files made of the list, newest first. */
+  async exports(flightId: number): Promise<PassengerListExport[]> {
+    const list = await this.readList(flightId, ['exports']);
+    return [...(list?.exports ?? [])].reverse().map((entry) => ({ ...entry, tokenId: entry.tokenId ?? null }));
+  }
+
+  /**
+   * Adds an export to the list's export history, and touches nothing else of the list (not its
+   * version, history or change feed). A flight without a list has no personal data to record; a
+   * deleted flight's tombstone is left alone. Answers whether an entry was written.
+   */
+  async recordExport(flightId: number, entry: Omit<PassengerListExport, 'at'>): Promise<boolean> {
+    const stored: PassengerListExport = { ...entry, at: this.now(), subject: clip(entry.subject), tokenId: entry.tokenId === null ? null : clip(entry.tokenId) };
+    const result = await this.deps.passengerLists
+      .updateOne({ flightId, deletedAt: null }, { $push: { exports: { $each: [stored], $slice: -PASSENGER_LIST_EXPORT_LIMIT } } })
+      .exec();
+    return result.modifiedCount === 1;
   }
 
   /** The named fields of a flight's list (null when it has none yet); 404 for an unknown flight. */

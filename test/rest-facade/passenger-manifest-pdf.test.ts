@@ -1,0 +1,87 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import request from 'supertest';
+import { PassengerListExportsDocument } from '../../src/graphql/generated/operations';
+import { passengerRecord } from '../helpers/passengers';
+import { startTestApp, type TestApp } from '../helpers/test-app';
+import { createFlight, createReferenceData, RESOURCES } from '../helpers/timeline-fixtures';
+
+const havePdftotext = spawnSync('pdftotext', ['-v']).error === undefined;
+const describeWithPdftotext = havePdftotext ? describe : describe.skip;
+if (!havePdftotext) {
+  describe.skip('the PDF manifest (skipped: pdftotext from poppler-utils is not installed)', () => it('reads the PDF', () => undefined));
+}
+
+const binary = (res: request.Response, callback: (error: Error | null, body: Buffer) => void) => {
+  const chunks: Buffer[] = [];
+  res.on('data', (chunk: Buffer) => chunks.push(chunk));
+  res.on('end', () => callback(null, Buffer.concat(chunks)));
+};
+
+/** The text of a PDF as poppler reads it, page by page (form feeds between pages). */
+const pdfText = (pdf: Buffer) => execFileSync('pdftotext', ['-layout', '-enc', 'UTF-8', '-', '-'], { input: pdf }).toString('utf8');
+
+describeWithPdftotext('GET /flight/<id>/passenger as a PDF manifest', () => {
+  let testApp: TestApp;
+  let reader: string;
+  let flightId: number;
+
+  beforeAll(async () => {
+    testApp = await startTestApp('passenger_manifest_pdf', { MANIFEST_OPERATOR: 'Aquila Jet Charter S.p.A.' });
+    reader = `Bearer ${await testApp.token(['passengers:read', 'timeline:read'], 'pdf-reader')}`;
+    await createReferenceData(testApp);
+    flightId = await createFlight(testApp, { resourceId: 2, from: 'LPPT', to: 'LIRF', departureAt: '2026-12-15T08:00:00Z', arrivalAt: '2026-12-15T11:00:00Z' });
+    const writer = `Bearer ${await testApp.token(['passengers:write'])}`;
+    const created = [
+      passengerRecord(1, { surname: 'Wróbel', name: 'Łukasz', nazionalita: 'PL', issuingstate: 'PL', numberdoc: 'EA0012345' }),
+      passengerRecord(2, { surname: 'Nguyễn', name: 'Văn An', nazionalita: 'VN', is_carring_infant: true }),
+      passengerRecord(3, { surname: 'Groß', name: 'Jürgen', nazionalita: 'DE' }),
+      passengerRecord(4, { surname: 'Erdős', name: 'Pál', gender: 'F', nazionalita: 'HU' }),
+      // Enough rows for a second page.
+      ...Array.from({ length: 40 }, (_, index) => passengerRecord(10 + index, { surname: `Filler${String.fromCharCode(65 + (index % 26))}`, name: 'Anna' })),
+    ];
+    await request(testApp.app).post(`/api/broker/v0/flight/${flightId}/passenger`).set('Authorization', writer).send({ created, modified: [], deleted: [] }).expect(200);
+  });
+  afterAll(() => testApp.close());
+
+  it('prints the flight, its aircraft and operator, every passenger with accents intact, page numbers, version and time', async () => {
+    const res = await request(testApp.app).get(`/api/broker/v0/flight/${flightId}/passenger`).set('Authorization', reader).set('Accept', 'application/pdf').buffer(true).parse(binary).expect(200);
+    expect(res.headers['content-type']).toBe('application/pdf');
+    expect(res.headers['content-disposition']).toBe(`attachment; filename="flight-${flightId}-passengers-v1.pdf"`);
+    expect(res.headers.etag).toBe('"1-pdf"');
+    const text = pdfText(res.body as Buffer);
+    const pages = text.split('\f').filter((page) => page.trim());
+    expect(pages.length).toBe(2);
+    expect(text).toContain('PASSENGER MANIFEST');
+    expect(text).toMatch(/Operator:\s+Aquila Jet Charter S\.p\.A\./);
+    const resource = RESOURCES.find((entry) => entry.id === 2)!;
+    expect(text).toMatch(new RegExp(`Aircraft registration:\\s+${resource.registration}`));
+    expect(text).toMatch(new RegExp(`Aircraft type:\\s+${resource.title.replace('+', '\\+')}`));
+    expect(text).toMatch(/Departure \(embarkation\):\s+LPPT \/ LIS \/ Lisbon, 2026-12-15 08:00 local \(Europe\/Lisbon\)/);
+    expect(text).toMatch(/Arrival \(disembarkation\):\s+LIRF \/ FCO \/ Rome, 2026-12-15 12:00 local \(Europe\/Rome\)/);
+    for (const [surname, name] of [['WRÓBEL', 'ŁUKASZ'], ['NGUYỄN', 'VĂN AN'], ['GROSS', 'JÜRGEN'], ['ERDŐS', 'PÁL']]) {
+      expect(text).toMatch(new RegExp(`${surname}\\s+${name}`));
+    }
+    expect(text).toMatch(/1\s+WRÓBEL\s+ŁUKASZ\s+M\s+1980-05-01\s+PL\s+Passport\s+EA0012345\s+2031-01-01\s+PL\s+no/);
+    expect(pages[0]).toMatch(/list version 1 · produced \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ · page 1 of 2/);
+    expect(pages[1]).toMatch(/page 2 of 2/);
+    expect(pages[1]).toContain('Surname');
+
+    const exports = (await testApp.graphql(PassengerListExportsDocument, { flightId })).body.data!.passengerListExports;
+    expect(exports[0]).toMatchObject({ subject: 'pdf-reader', format: 'pdf', version: 1 });
+  });
+
+  it('needs timeline:read besides passengers:read: the header is the flight’s timeline data', async () => {
+    const passengersOnly = `Bearer ${await testApp.token(['passengers:read'])}`;
+    const res = await request(testApp.app).get(`/api/broker/v0/flight/${flightId}/passenger?format=pdf`).set('Authorization', passengersOnly).expect(403);
+    expect(res.body.error.message).toMatch(/timeline:read/);
+  });
+
+  it('a flight without a list gives a manifest with its header and no rows', async () => {
+    const empty = await createFlight(testApp, { resourceId: 2, from: 'LPPT', to: 'LIRF', departureAt: '2026-12-16T08:00:00Z', arrivalAt: '2026-12-16T11:00:00Z' });
+    const res = await request(testApp.app).get(`/api/broker/v0/flight/${empty}/passenger?format=pdf`).set('Authorization', reader).buffer(true).parse(binary).expect(200);
+    const text = pdfText(res.body as Buffer);
+    expect(text).toMatch(/Passengers:\s+0/);
+    expect(text).toContain('No passengers on the list.');
+    expect(text).toContain('list version 0');
+  });
+});
