@@ -68,7 +68,7 @@ const REQUEST_ID = /^[\w.:-]{1,100}$/;
 
 /** Builds the whole HTTP application without opening a port (tests call this directly). */
 export async function createApp({ config, logger, database, devToken, metrics }: AppDeps): Promise<GatewayApp> {
-  const changes = createLiveChanges(database.models, config.changes, logger);
+  const changes = createLiveChanges(database.models, config.changes, logger, metrics && ((lagMs) => metrics.observeFeedLag(lagMs / 1000)));
   const services = createServices(database.connection, database.models, config, changes, { onUploadRead: metrics && ((outcome, seconds) => metrics.observeUpload(outcome, seconds)) });
   const authenticate = createRequestAuthenticator(createTokenVerifier(config.auth));
   const createContext = createContextFactory({ services, config, logger, authenticate });

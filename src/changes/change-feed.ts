@@ -11,6 +11,8 @@ export interface ChangeFeedReaderOptions {
    * After this the events after it are delivered and the hole is watched for a late arrival.
    */
   gapWaitMs?: number;
+  /** Told, for each event handed out, how long after its change it was (metrics: the feed's lag). */
+  onDelivered?: (lagMs: number) => void;
   /**
    * How long a passed-over number is watched: an event stored this late (a database stall between
    * taking its number and storing it) is still delivered; one that never comes is a publisher that
@@ -223,6 +225,7 @@ export class ChangeFeedReader implements ChangeFeed {
     this.delivered.add(doc._id);
     if (this.delivered.size > REMEMBERED_IDS) this.delivered.delete(this.delivered.values().next().value!);
     const event = toChangeEvent(doc);
+    this.options.onDelivered?.(Date.now() - event.at.getTime());
     for (const listener of this.listeners) {
       try {
         listener(event);

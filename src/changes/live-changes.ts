@@ -16,9 +16,10 @@ export interface LiveChanges {
   stop(): Promise<void>;
 }
 
-export function createLiveChanges(models: Models, config: ChangesConfig, logger: Logger): LiveChanges {
+/** `onDelivered`: how long after its change each event reached this process's subscribers (metrics). */
+export function createLiveChanges(models: Models, config: ChangesConfig, logger: Logger, onDelivered?: (lagMs: number) => void): LiveChanges {
   const log = logger.child({ component: 'changes' });
-  const reader = new ChangeFeedReader(models.changeEvents, log, { pollMs: config.pollMs });
+  const reader = new ChangeFeedReader(models.changeEvents, log, { pollMs: config.pollMs, onDelivered });
   const publisher = new ChangePublisher({ ...models, logger: log, onPublished: () => reader.wake() });
   const sweeper = new OutboxSweeper({ ...models, publisher, logger: log, intervalMs: config.sweepIntervalMs, retentionMs: config.retentionMs });
   return {

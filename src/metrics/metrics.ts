@@ -71,6 +71,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  private readonly feedLag = new Histogram({
+    name: 'change_feed_lag_seconds',
+    help: 'Change events handed to this process\'s subscribers: time from the change to its delivery here (the change feed\'s lag)',
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    registers: [this.registry],
+  });
+
   private readonly webhookDeliveries = new Counter({
     name: 'webhook_delivery_attempts_total',
     help: 'Webhook delivery attempts of this process by outcome: delivered (a 2xx), retrying (failed, another attempt is scheduled), failed (failed, the retry schedule is spent)',
@@ -95,6 +102,10 @@ export class Metrics {
 
   observeUpload(outcome: 'read' | 'refused', seconds: number): void {
     this.uploadDuration.observe({ outcome }, seconds);
+  }
+
+  observeFeedLag(seconds: number): void {
+    this.feedLag.observe(Math.max(0, seconds));
   }
 
   countWebhookAttempt(outcome: 'delivered' | 'retrying' | 'failed'): void {

@@ -107,6 +107,8 @@ describe('Prometheus metrics at /metrics', () => {
       });
       expect(receiver.received.length).toBeGreaterThanOrEqual(1);
       expect(samples(text, 'webhook_deliveries_pending')[0].value).toBe(0);
+      // The flight's creation went through this process's change feed.
+      expect(sampleValue(text, 'change_feed_lag_seconds_count', {})).toBeGreaterThanOrEqual(1);
     } finally {
       await receiver.close();
     }
