@@ -1,5 +1,5 @@
 import { HeaderMap, type ApolloServerPlugin, type GraphQLResponse } from '@apollo/server';
-import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import { GraphQLError, typeFromAST, valueFromAST, type GraphQLFormattedError, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { LRUCache } from 'lru-cache';
 import type { GraphQLContext } from '../context';
@@ -65,7 +65,8 @@ export function jitExecutionPlugin(
           }
           if (!query) return null;
           const compiledQuery = query;
-          const result = await withOperationSpan(operation, async () => compiledQuery.query(undefined, contextValue, request.variables ?? {}));
+          const variables = withDefaults(schema, operation, request.variables ?? {});
+          const result = await withOperationSpan(operation, async () => compiledQuery.query(undefined, contextValue, variables));
           const http = { status: undefined as number | undefined, headers: new HeaderMap() };
           if (!result.errors?.length) return { http, body: { kind: 'single', singleResult: { data: result.data } } };
           const errors = result.errors.map((error) => formatExecutionError(error, formatError, http));
@@ -74,6 +75,24 @@ export function jitExecutionPlugin(
       };
     },
   };
+}
+
+/**
+ * The variables as graphql-js would see them: a variable left out takes its declared default.
+ * graphql-jit 0.8 applies a default only to a nullable variable and refuses a non-null one with a
+ * default (`$x: Boolean! = false`) as "not provided", a valid query that then failed once compiled.
+ */
+function withDefaults(schema: GraphQLSchema, operation: OperationDefinitionNode, variables: Record<string, unknown>): Record<string, unknown> {
+  let filled: Record<string, unknown> | undefined;
+  for (const definition of operation.variableDefinitions ?? []) {
+    const name = definition.variable.name.value;
+    if (definition.defaultValue === undefined || Object.hasOwn(variables, name)) continue;
+    const type = typeFromAST(schema, definition.type);
+    if (!type) continue;
+    filled ??= { ...variables };
+    filled[name] = valueFromAST(definition.defaultValue, type as Parameters<typeof valueFromAST>[1]);
+  }
+  return filled ?? variables;
 }
 
 /**

@@ -187,3 +187,35 @@ describe('concurrent upserts', () => {
     expect(await db.collection('resources').countDocuments({ resourceId: 3 })).toBe(1);
   });
 });
+
+describe('compiled queries (graphql-jit) and variable defaults', () => {
+  let testApp: TestApp;
+
+  beforeAll(async () => {
+    testApp = await startTestApp('graphql_jit_defaults');
+    await createReferenceData(testApp);
+  });
+  afterAll(() => testApp.close());
+
+  it('gives a left-out non-null variable its declared default, as graphql-js does, also once the query is compiled', async () => {
+    const request = (await import('supertest')).default;
+    const token = await testApp.token();
+    const query = 'query Defaults($search: String! = "LIR", $withIata: Boolean! = false) { airports(search: $search) { icao iata @include(if: $withIata) } }';
+    // The second sighting of a document is the first that runs compiled.
+    const answers = [];
+    for (let i = 0; i < 3; i += 1) {
+      const response = await request(testApp.app).post('/graphql').set('Authorization', `Bearer ${token}`).send({ query });
+      answers.push({ status: response.status, body: response.body });
+    }
+    for (const answer of answers) {
+      expect(answer.status).toBe(200);
+      expect(answer.body.errors).toBeUndefined();
+      expect(answer.body.data.airports.length).toBeGreaterThan(0);
+      for (const airport of answer.body.data.airports) {
+        expect(airport.icao).toMatch(/^LIR/);
+        expect(airport).not.toHaveProperty('iata');
+      }
+    }
+    expect(answers[2].body).toEqual(answers[0].body);
+  });
+});
