@@ -19,8 +19,8 @@ const PLAIN_SCALARS = new Set(['String', 'Int', 'Float', 'Boolean']);
  * `__typename`, or a String, Int, Float, Boolean or enum (whose internal values are its names)
  * field of an object type in `trustedTypes`, types whose service builds every field with exactly
  * its GraphQL type. graphql-jit's serialising call allocates three arrays per leaf for its error
- * path, whether or not an error happens: 9 MiB for a 5,000-entry timeline, against 1.8 MiB for the
- * entries themselves. Null checks on non-null fields stay either way.
+ * path, whether or not an error happens: several times what the entries themselves take (figures:
+ * docs/performance.md, "Figures behind the code"). Null checks on non-null fields stay either way.
  */
 export function leavesAreTrusted(schema: GraphQLSchema, document: DocumentNode, trustedTypes: ReadonlySet<string>): boolean {
   if (trustedTypes.size === 0) return false;

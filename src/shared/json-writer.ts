@@ -1,13 +1,13 @@
 /**
  * JSON answers written as UTF-8 into memory reused from one answer to the next, then copied out once.
  *
- * `Buffer.from(JSON.stringify(list))` for a 2 MB timeline pays three times for the size: V8 hands
- * back the JSON as a rope of 16 KB pieces, which the first read flattens into a new 2 MB string,
- * then the UTF-8 copy goes into a new 2 MB buffer; each new block of that size is fresh memory the
- * operating system maps page by page (measured: 25 ms for what JSON.stringify does in 8.7). A list
- * stringified a slice at a time (each slice's text small enough to be flat) and written into a
- * reused buffer costs 5.8 ms for the same bytes (bench/README.md, "Timeline"); the one copy out,
- * into a buffer the answer owns, is a plain memory copy.
+ * `Buffer.from(JSON.stringify(list))` for a large timeline pays three times for the size: V8 hands
+ * back the JSON as a rope of small pieces, which the first read flattens into a new string of the
+ * whole size, then the UTF-8 copy goes into a new buffer of that size; each new block that large is
+ * fresh memory the operating system maps page by page. A list stringified a slice at a time (each
+ * slice's text small enough to be flat) and written into a reused buffer avoids both (figures:
+ * docs/performance.md, "Figures behind the code"); the one copy out, into a buffer the answer
+ * owns, is a plain memory copy.
  */
 
 /** Elements stringified at a time: their text stays under V8's 16 KB rope pieces for timeline entries. */

@@ -4,19 +4,19 @@ import contentType from 'content-type';
 import type { Request, RequestHandler, Response } from 'express';
 
 /**
- * How answers leave the service (issue 14; measurements in bench/README.md, "Timeline"):
+ * How answers leave the service (the figures behind each choice: docs/performance.md, "Figures
+ * behind the code", and bench/README.md, "Timeline"):
  *
- * - Encoding to bytes: Express turns a string body into a Buffer with `Buffer.from`, which took
- *   7 ms for a 2 MB timeline here; allocating the buffer and writing the string into it takes
- *   0.5 ms. Large string bodies are encoded that way before Express sees them.
+ * - Encoding to bytes: Express turns a string body into a Buffer with `Buffer.from`, many times
+ *   slower for a large answer than allocating the buffer and writing the string into it. Large
+ *   string bodies are encoded that way before Express sees them.
  * - Compression, negotiated with Accept-Encoding (q-values honoured; no header means identity):
- *   brotli at quality 1 or gzip at level 1, the cheap ends of both (a 2 MB timeline: 1.6 ms to
- *   35 KB, or 2 ms to 84 KB; the default levels cost 3 to 4 times the CPU for 30 % fewer bytes).
- *   Only 200 answers of at least COMPRESSION_MIN_BYTES, without an ETag of their own (a list
+ *   brotli at quality 1 or gzip at level 1, the cheap ends of both (the default levels cost several
+ *   times the CPU for a modest saving in bytes). Only 200 answers of at least COMPRESSION_MIN_BYTES, without an ETag of their own (a list
  *   version must stay one strong validator whatever the coding) and not already encoded.
  * - ETag: GET and HEAD answers only (a POST answer cannot be revalidated, and Express hashed every
- *   one), computed over the bytes sent, so a compressed timeline is hashed at 35 KB rather than
- *   2 MB. If-None-Match is evaluated as RFC 9110 says (see ifNoneMatchNames), so fetch() clients,
+ *   one), computed over the bytes sent, so a compressed timeline is hashed at its compressed size.
+ *   If-None-Match is evaluated as RFC 9110 says (see ifNoneMatchNames), so fetch() clients,
  *   which add Cache-Control: no-cache to conditional requests, get their 304 too.
  *
  * Install it before the routes, and turn Express's own ETag off (`app.set('etag', false)`).

@@ -6,8 +6,8 @@ import type { Model, PipelineStage } from 'mongoose';
  * Runs an aggregate whose documents fit in one reply (MongoDB caps a reply at 16 MiB) as one
  * `aggregate` command, and hands each document to `map` as it is decoded, so no document outlives
  * its mapping. The driver's cursor decodes a batch document by document through an on-demand index
- * of each one's elements (for 5,000 flights 50 ms, against 14 ms for a plain deserialisation of each:
- * bench/README.md, "Timeline"), and keeps every decoded document alive until the whole list is
+ * of each one's elements (several times slower than a plain deserialisation of each: figures in
+ * docs/performance.md, "Figures behind the code"), and keeps every decoded document alive until the whole list is
  * mapped, while a young-generation collection copies them. Everything a timeline needs fits one
  * reply: 16 MiB is about 90,000 flights, whose JSON would be far over RESPONSE_MAX_BYTES.
  *

@@ -3,10 +3,9 @@ import { deserialize } from 'bson';
 /**
  * Decodes one flight of the timeline's aggregate (the fields of FLIGHT_PROJECTION and the joined
  * `passengerList: [{passengerCount}]`) straight from its BSON bytes into the object `bson`'s
- * `deserialize` would give. `deserialize` is general: it allocates about 4 KiB for this 190-byte
- * document (per-call options, a frame per nested document, a string per key, a Long per date) and
- * takes 3 µs; this reader allocates the result alone and takes well under 1 µs (bench/README.md,
- * "Timeline"). It knows the element types these fields are stored with (strings, int32 and double
+ * `deserialize` would give. `deserialize` is general: it allocates many times the document's size
+ * (per-call options, a frame per nested document, a string per key, a Long per date); this reader
+ * allocates the result alone (figures: docs/performance.md, "Figures behind the code"). It knows the element types these fields are stored with (strings, int32 and double
  * numbers, dates, nested documents, null); a document holding anything else (an int64, another
  * field, a malformed length) is handed to `deserialize` whole, so the result never depends on
  * which path decoded it (test/timeline/timeline-flight-reader.test.ts compares both).
