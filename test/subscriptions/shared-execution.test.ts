@@ -1,6 +1,7 @@
 import type { Client } from 'graphql-ws';
 import type { CommandStartedEvent } from 'mongodb';
 import { UpdateFlightDocument } from '../../src/graphql/generated/operations';
+import { waitFor } from '../app/child-processes';
 import { listen } from '../clients/listening-app';
 import { uniqueDatabaseName } from '../helpers/database';
 import { startTestApp, type TestApp } from '../helpers/test-app';
@@ -51,7 +52,15 @@ describe('alike subscriptions of one subject are executed once per event', () =>
   };
 
   it('reads the flight once per subject for ten alike subscriptions on two sockets, and each gets the same answer', async () => {
+    // The serving process must have read the flight's creation before anyone subscribes: read later, it
+    // would reach the new subscriptions too (as ENTERED) and be counted among the reads below.
+    const seen = new Set<number>();
+    const unlisten = serving.gateway.changes.feed.listen((event) => {
+      if (event.type === 'flight.created') seen.add(event.flightId);
+    });
     const flightId = await createFlight(writer, { resourceId: 1, from: 'LIRF', to: 'LIML', departureAt: '2026-06-10T08:00:00Z', arrivalAt: '2026-06-10T09:00:00Z' });
+    await waitFor(() => seen.has(flightId), 60_000);
+    unlisten();
     const mine = await serving.token(['timeline:read'], 'dashboard');
     const theirs = await serving.token(['timeline:read'], 'another-desk');
     const sockets = [await connect(mine), await connect(mine), await connect(theirs)];
