@@ -7,6 +7,9 @@ import { readStreamWithLimit, uploadTooLarge } from '../shared/read-stream';
 import { isPhoneRegion, type DateOrder } from './passenger.normalize';
 import type { PassengerRecord } from './passenger.record';
 import { parsePassengerSheet, type PassengerSheetOptions } from './sheet/parse-passenger-sheet';
+import { didYouMean, headingMatchKind, PASSENGER_SHEET_COLUMNS, type HeadingMatch } from './sheet/heading-aliases';
+import { columnLetters } from './sheet/merged-cells';
+import { DEFAULT_HIDDEN_ROWS, type HiddenRowsPolicy } from './sheet/row-visibility';
 import { passengerSheetAppError } from './sheet/sheet-app-error';
 
 /**
@@ -37,6 +40,29 @@ export interface PassengerUploadOptions {
   defaultPhoneRegion?: string | null;
 }
 
+/** Most problems a preview lists (its problemCount counts them all). */
+const PREVIEW_MAX_PROBLEMS = 1000;
+
+/** The guided import's answer (GraphQL PassengerUploadPreview). */
+export interface PassengerUploadPreview {
+  records: PassengerRecord[];
+  problems: {
+    sheetRow: number | null;
+    rowNumber: number | null;
+    column: string | null;
+    heading: string;
+    field: string | null;
+    value: string | null;
+    message: string;
+    suggestion: string | null;
+  }[];
+  problemCount: number;
+  mapping: { column: string; heading: string; field: string; match: HeadingMatch }[];
+  unknownHeadings: { column: string; heading: string; didYouMean: string | null }[];
+  options: { dateOrder: DateOrder; defaultPhoneRegion: string | null; hiddenRows: HiddenRowsPolicy };
+  warnings: string[];
+}
+
 /**
  * The upload: a spreadsheet (.xlsx, .ods or CSV, whatever type or name it was sent with) in, the
  * flight's passenger records out, as a preview. Nothing is stored:
@@ -46,27 +72,78 @@ export class PassengerUploadService {
   constructor(private readonly deps: PassengerUploadServiceDeps) {}
 
   async preview(flightId: number, file: Promise<FileUpload>, options: PassengerUploadOptions = {}): Promise<{ records: PassengerRecord[]; warnings: string[] }> {
+    const { records, warnings } = await this.read(flightId, file, options, false);
+    return { records, warnings };
+  }
+
+  /**
+   * The guided import's first look: what the list gives, row problems included (they do not make it
+   * fail), with the column mapping used, the headings not recognised and the options in force.
+   * A file-level refusal (not a spreadsheet, too large, no header row) is still an error.
+   */
+  async inspect(flightId: number, file: Promise<FileUpload>, options: PassengerUploadOptions = {}): Promise<PassengerUploadPreview> {
+    const { records, warnings, preview, options: used } = await this.read(flightId, file, options, true);
+    if (!preview) throw new Error('PassengerUploadService: the parser gave no preview');
+    const { header } = preview;
+    const byHeading = new Map(header.columns.map((mapped) => [mapped.heading, mapped]));
+    const problems = preview.problems.map((problem) => {
+      const mapped = byHeading.get(problem.column);
+      const field = typeof problem.passenger_field === 'string' ? problem.passenger_field : (mapped?.field ?? null);
+      return {
+        sheetRow: problem.sheet_row ?? null,
+        rowNumber: problem.row_number ?? null,
+        column: mapped ? columnLetters(mapped.column) : null,
+        heading: mapped?.heading ?? problem.column,
+        field,
+        value: problem.value === undefined || problem.value === null ? null : String(problem.value),
+        message: problem.message,
+        suggestion: typeof problem.suggestion === 'string' ? problem.suggestion : null,
+      };
+    });
+    return {
+      records,
+      problems,
+      problemCount: preview.problemCount,
+      mapping: header.columns.map((mapped) => {
+        const column = PASSENGER_SHEET_COLUMNS.find((c) => c.field === mapped.field);
+        return { column: columnLetters(mapped.column), heading: mapped.heading, field: mapped.field, match: column ? headingMatchKind(mapped.heading, column) : 'ALIAS' };
+      }),
+      unknownHeadings: header.unknown.map(({ column, heading }) => ({ column: columnLetters(column), heading, didYouMean: didYouMean(heading) ?? null })),
+      options: used,
+      warnings,
+    };
+  }
+
+  private async read(flightId: number, file: Promise<FileUpload>, options: PassengerUploadOptions, preview: boolean) {
     const defaultPhoneRegion = this.phoneRegion(options.defaultPhoneRegion);
     const dateOrder = options.dateOrder ?? undefined;
+    const hiddenRows = options.hiddenRows ?? undefined;
     const flight = await this.deps.flights.findOne({ flightId }).select('departure').lean().exec();
     if (!flight) throw notFound(`Flight ${flightId} does not exist`);
     const { bytes, signal, fileName } = await this.receive(file);
     const started = process.hrtime.bigint();
     const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
     try {
-      const { records, warnings } = await parsePassengerSheet(bytes, {
+      const result = await parsePassengerSheet(bytes, {
         flightId,
         limits: this.deps.limits,
         signal,
         departure: flight.departure.at,
-        hiddenRows: options.hiddenRows ?? undefined,
+        hiddenRows,
         defaultPhoneRegion,
         dateOrder,
         // The format is told from the bytes; the name only names a CSV file's one sheet in messages.
         fileName,
+        preview,
+        ...(preview ? { maxProblems: PREVIEW_MAX_PROBLEMS } : {}),
       });
       this.deps.onRead?.('read', seconds());
-      return { records, warnings };
+      const used: PassengerUploadPreview['options'] = {
+        dateOrder: dateOrder ?? 'DMY',
+        defaultPhoneRegion: defaultPhoneRegion ?? null,
+        hiddenRows: hiddenRows ?? DEFAULT_HIDDEN_ROWS,
+      };
+      return { ...result, options: used };
     } catch (error) {
       this.deps.onRead?.('refused', seconds());
       if (signal?.aborted) throw signal.reason;

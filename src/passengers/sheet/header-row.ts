@@ -26,6 +26,8 @@ export interface HeaderRow {
   problems: SheetProblem[];
   /** Headings that are not passenger fields; their columns are ignored. */
   ignored: string[];
+  /** The same columns, as data. */
+  unknown: { column: number; heading: string }[];
 }
 
 export interface HeadingCell {
@@ -49,6 +51,7 @@ export function recogniseHeaderRow(sheetRow: number, cells: readonly HeadingCell
   const headingOf = new Map<SheetField, string>();
   const problems: SheetProblem[] = [];
   const ignored: string[] = [];
+  const unknown: { column: number; heading: string }[] = [];
   const hiddenColumns = new Set(cells.filter((c) => c.hidden).map((c) => c.column));
   const named = (column: number, heading: string) => `${columnLetters(column)} "${truncated(heading)}"${hiddenColumns.has(column) ? ' (a hidden column)' : ''}`;
   for (const { column, text } of cells) {
@@ -58,6 +61,7 @@ export function recogniseHeaderRow(sheetRow: number, cells: readonly HeadingCell
     const match = heading.length <= MAX_HEADING_CHARS ? matchHeading(heading) : undefined;
     if (!match) {
       ignored.push(`Column ${columnLetters(column)} "${truncated(heading)}" is not a passenger field and was ignored`);
+      unknown.push({ column, heading: truncated(heading) });
       continue;
     }
     const earlier = columns.find((c) => c.field === match.field);
@@ -77,7 +81,7 @@ export function recogniseHeaderRow(sheetRow: number, cells: readonly HeadingCell
   }
   if (columns.length < MIN_RECOGNISED_FIELDS) return undefined;
   problems.push(...missingColumnProblems(headingOf, sheetRow));
-  return { sheetRow, columns, headingOf, problems, ignored };
+  return { sheetRow, columns, headingOf, problems, ignored, unknown };
 }
 
 export function missingColumnProblems(present: ReadonlyMap<SheetField, string>, sheetRow?: number): SheetProblem[] {

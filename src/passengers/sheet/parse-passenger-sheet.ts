@@ -10,7 +10,7 @@ import { columnLetters, fillMergedBlocks, type KeptRow, type MergedRange } from 
 import { PassengerListBuilder } from './passenger-list-builder';
 import { ReadBudget } from './read-budget';
 import { openSpreadsheet } from './open-spreadsheet';
-import { sheetError } from './sheet-error';
+import { sheetError, type SheetProblem } from './sheet-error';
 import { addListRows, DEFAULT_HIDDEN_ROWS, RowVisibility, type HiddenRowsPolicy } from './row-visibility';
 import type { OfferedSheet } from './spreadsheet-source';
 import type { SheetAutoFilter, SheetCell, SheetRowInfo, SheetRowSink } from './worksheet-reader';
@@ -63,6 +63,18 @@ export interface PassengerSheetOptions {
   signal?: AbortSignal;
   /** The uploaded file's name, if known: a CSV file's one sheet is named after it in messages. */
   fileName?: string;
+  /**
+   * Answer what could be read instead of refusing the list for its row problems: the records of
+   * the clean rows, the problems of the others, the header as read. File-level refusals stay.
+   */
+  preview?: boolean;
+}
+
+/** What a preview adds to the result. */
+export interface PassengerSheetPreview {
+  problems: SheetProblem[];
+  problemCount: number;
+  header: HeaderRow;
 }
 
 export interface PassengerSheetResult {
@@ -72,6 +84,8 @@ export interface PassengerSheetResult {
   warnings: string[];
   /** The worksheet the list was read from (for a CSV file, its name without extension, or "CSV"). */
   sheetName: string;
+  /** With the preview option only. */
+  preview?: PassengerSheetPreview;
 }
 
 async function readUpTo(stream: Readable, maxBytes: number): Promise<Buffer> {
@@ -298,6 +312,7 @@ export async function parsePassengerSheet(
       dateOrder: options.dateOrder,
       ageDay: isoDay(options.departure ?? today),
       ageDayIsDeparture: options.departure !== undefined,
+      preview: options.preview,
     });
     list.readDateOrders(scan.rows);
     const rowNotes = addListRows(scan.rows, list, {
@@ -307,8 +322,12 @@ export async function parsePassengerSheet(
       isHiddenColumn: scan.isHiddenColumn,
       budget,
     });
-    const { records, warnings } = list.finish(sheet.name);
     const notes = skipped.map(({ sheet: other, reason }) => `Sheet ${quoted(other.name)} was skipped: ${reason}`);
+    if (options.preview) {
+      const { records, warnings, problems, problemCount } = list.finishPreview(sheet.name);
+      return { records, warnings: [...workbook.warnings, ...notes, ...rowNotes, ...warnings], sheetName: sheet.name, preview: { problems, problemCount, header } };
+    }
+    const { records, warnings } = list.finish(sheet.name);
     return { records, warnings: [...workbook.warnings, ...notes, ...rowNotes, ...warnings], sheetName: sheet.name };
   }
 
