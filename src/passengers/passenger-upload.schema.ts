@@ -41,6 +41,28 @@ export const passengerUploadTypeDefs = /* GraphQL */ `
     EXACT
     "One of the accepted other headings (e.g. Cognome, Last name)."
     ALIAS
+    "The client's mapping (options.columns) named the column's field."
+    CLIENT
+  }
+
+  "One entry of a client's column mapping: a column, by letter or by heading, and the field it holds."
+  input PassengerColumnChoice {
+    "Column letter (A, AB…); give this or heading."
+    column: String
+    "The heading as written in the file (case, accents, spacing and bracketed hints aside); give this or column."
+    heading: String
+    "The passenger field the column holds (surname, name, date_born, luogonascita, nazionalita, typedoc, numberdoc, scadenza, issuingstate, email, phone, is_carring_infant, gender, row_number_parent_id), or null to ignore the column."
+    field: String
+  }
+
+  "A cell value the client corrected: it replaces the file's before any rule reads the row."
+  input PassengerCellCorrection {
+    "Row number as the spreadsheet program shows it (as in PassengerUploadProblem.sheetRow)."
+    sheetRow: Int!
+    "Column letter (as in PassengerUploadProblem.column)."
+    column: String!
+    "The value to read instead, as text (at most 256 characters); null or empty blanks the cell."
+    value: String
   }
 
   "How to read the list; each option left out takes its default."
@@ -51,6 +73,10 @@ export const passengerUploadTypeDefs = /* GraphQL */ `
     dateOrder: DateOrder
     "ISO 3166-1 alpha-2 code of the region a phone number without a country code is read in when valid in none of the passenger's countries; default the deployment's."
     defaultPhoneRegion: String
+    "The client's column mapping, over the automatic one (previewPassengerUpload only; at most 200 entries). A field given a column here is read from no other column."
+    columns: [PassengerColumnChoice!]
+    "Corrected cell values (previewPassengerUpload only; at most 20000). A correction that falls on no passenger column is a warning."
+    corrections: [PassengerCellCorrection!]
   }
 
   "One cell (or row reference) the rules could not accept."

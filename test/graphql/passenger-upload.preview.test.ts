@@ -101,4 +101,86 @@ describe('previewPassengerUpload over GraphQL', () => {
     const badRegion = await preview(await buildPassengerWorkbook([passenger()]), { defaultPhoneRegion: 'Narnia' });
     expect(badRegion.body.errors[0].extensions.code).toBe('BAD_REQUEST');
   });
+
+  describe('with the client\'s decisions', () => {
+    /** A US list with a misspelled Surname heading, a foreign country name and a bad phone number. */
+    function usList(): Promise<Buffer> {
+      const headings = FIELDS.map((field) => (field === 'surname' ? 'Surnme' : ENGLISH_HEADINGS[field]));
+      const rows = [
+        passenger({ surname: 'Smith', date_born: '05/25/1984' }),
+        passenger({ surname: 'Müller', date_born: '12/31/1990', nazionalita: 'Deutschland' }),
+        passenger({ surname: 'Jones', date_born: '05/06/1980', phone: '12' }),
+        passenger({ surname: 'Brown', date_born: '17/03/1975' }),
+      ].map((row) => cellsOf(row));
+      return buildWorkbook({ headings, rows });
+    }
+
+    it('first answers what to decide, then reads every row once the mapping and corrections are given', async () => {
+      const bytes = await usList();
+      const first = (await preview(bytes)).body;
+      expect(first.errors).toBeUndefined();
+      const look = first.data.previewPassengerUpload;
+      expect(look.unknownHeadings).toEqual([{ column: 'A', heading: 'Surnme', didYouMean: 'surname' }]);
+      expect(look.records).toEqual([]);
+      const byCell = (problem: { sheetRow: number; column: string | null; field: string | null }) => `${problem.sheetRow}/${problem.column}/${problem.field}`;
+      const cells = look.problems.map(byCell);
+      expect(cells[0]).toBe('1/null/surname');
+      expect(look.problems[0].message).toMatch(/^Required column "Surname" is missing/);
+      expect(cells).toEqual(expect.arrayContaining(['3/E/nazionalita', '4/K/phone', '5/C/date_born']));
+      const date = look.problems.find((problem: { field: string }) => problem.field === 'date_born');
+      expect(date).toMatchObject({ sheetRow: 5, value: '17/03/1975', suggestion: '1975-03-17' });
+
+      const second = (
+        await preview(bytes, {
+          dateOrder: 'MDY',
+          defaultPhoneRegion: 'US',
+          columns: [{ column: 'A', field: 'surname' }],
+          corrections: [
+            { sheetRow: 5, column: 'C', value: date.suggestion },
+            { sheetRow: 3, column: 'E', value: 'DE' },
+            { sheetRow: 4, column: 'K', value: '+44 7911 123456' },
+          ],
+        })
+      ).body;
+      expect(second.errors).toBeUndefined();
+      const read = second.data.previewPassengerUpload;
+      expect(read.problems).toEqual([]);
+      expect(read.problemCount).toBe(0);
+      expect(read.records.map((r: { surname: string; date_born: string; phone: string }) => [r.surname, r.date_born, r.phone])).toEqual([
+        ['SMITH', '1984-05-25', '+393331234567'],
+        ['MÜLLER', '1990-12-31', '+393331234567'],
+        ['JONES', '1980-05-06', '+447911123456'],
+        ['BROWN', '1975-03-17', '+393331234567'],
+      ]);
+      expect(read.mapping[0]).toEqual({ column: 'A', heading: 'Surnme', field: 'surname', match: 'CLIENT' });
+      expect(read.unknownHeadings).toEqual([]);
+      expect(read.options).toEqual({ dateOrder: 'MDY', defaultPhoneRegion: 'US', hiddenRows: 'SKIP' });
+    });
+
+    it('maps by heading, ignores a column on request, and warns of a correction that falls on no passenger column', async () => {
+      const bytes = await buildPassengerWorkbook([passenger()]);
+      const answer = (
+        await preview(bytes, {
+          columns: [{ heading: 'e-mail', field: null }],
+          corrections: [{ sheetRow: 2, column: 'Z', value: 'x' }],
+        })
+      ).body.data.previewPassengerUpload;
+      expect(answer.mapping.some((m: { field: string }) => m.field === 'email')).toBe(false);
+      expect(answer.records).toHaveLength(1);
+      expect(answer.warnings).toEqual(
+        expect.arrayContaining(['Column J "E-mail" was ignored, as the mapping asked', 'The correction of cell Z2 was not used: column Z is not read as a passenger field']),
+      );
+    });
+
+    it('refuses a mapping to an unknown field, or an entry naming no column, with a 400 naming the input', async () => {
+      const bytes = await buildPassengerWorkbook([passenger()]);
+      const unknown = (await preview(bytes, { columns: [{ column: 'A', field: 'shoe_size' }] })).body.errors[0];
+      expect(unknown.extensions.code).toBe('BAD_REQUEST');
+      expect(unknown.message).toMatch(/^options\.columns\[0\]\.field must be a passenger field/);
+      const neither = (await preview(bytes, { columns: [{ field: 'surname' }] })).body.errors[0];
+      expect(neither.message).toBe('options.columns[0] must name either a column (its letter) or a heading, not neither');
+      const badLetter = (await preview(bytes, { corrections: [{ sheetRow: 2, column: 'A1', value: 'x' }] })).body.errors[0];
+      expect(badLetter.message).toMatch(/^options\.corrections\[0\]\.column must be a column letter/);
+    });
+  });
 });
