@@ -1,3 +1,4 @@
+import { closest, distance } from 'fastest-levenshtein';
 import countries from 'i18n-iso-countries';
 import english from 'i18n-iso-countries/langs/en.json';
 import italian from 'i18n-iso-countries/langs/it.json';
@@ -126,4 +127,40 @@ export function languageName(code: string): string {
 export function countryName(alpha2: string): string {
   byKey ??= buildTable();
   return countries.getName(alpha2, 'en') ?? alpha2;
+}
+
+/** The languages a misspelt name is compared in (a few thousand names: cheap to compare against). */
+const SUGGESTION_LANGUAGES = ['en', 'it', 'de', 'fr', 'es'];
+let suggestionKeys: { keys: string[]; alpha2: Map<string, string> } | undefined;
+const suggested = new Map<string, string | null>();
+const MAX_REMEMBERED = 10_000;
+
+/**
+ * The country a misspelt name probably means ("Deutchland" → DE): the nearest name in English,
+ * Italian, German, French or Spanish by edit distance, when at most 2 letters (1 for a name of up
+ * to 5) differ; undefined otherwise.
+ */
+export function suggestCountry(text: string): string | undefined {
+  const key = countryKey(text);
+  if (key.length < 4 || key.length > 60) return undefined;
+  const known = suggested.get(key);
+  if (known !== undefined) return known ?? undefined;
+  if (!suggestionKeys) {
+    byKey ??= buildTable();
+    const alpha2 = new Map<string, string>();
+    for (const lang of SUGGESTION_LANGUAGES) {
+      for (const [code, names] of Object.entries(countries.getNames(lang, { select: 'all' }))) {
+        for (const name of names) {
+          const nameKey = countryKey(name);
+          if (nameKey.length >= 4 && !alpha2.has(nameKey)) alpha2.set(nameKey, code);
+        }
+      }
+    }
+    suggestionKeys = { keys: [...alpha2.keys()], alpha2 };
+  }
+  const nearest = closest(key, suggestionKeys.keys);
+  const found = distance(key, nearest) <= (key.length <= 5 ? 1 : 2) ? suggestionKeys.alpha2.get(nearest) : undefined;
+  if (suggested.size >= MAX_REMEMBERED) suggested.clear();
+  suggested.set(key, found ?? null);
+  return found;
 }

@@ -54,7 +54,7 @@ describe('previewPassengerUpload over GraphQL', () => {
       passenger({ surname: 'Rossi', date_born: '17/05/1980' }),
       passenger({ surname: 'Bianchi', date_born: '05/25/1984' }),
       passenger({ surname: 'Verdi', date_born: '23/11/1990', phone: '12' }),
-      passenger({ surname: 'Neri', date_born: '02/03/1970' }),
+      passenger({ surname: 'Neri', date_born: '02/03/1970', nazionalita: 'Deutchland' }),
     ].map((row) => [...cellsOf(row), 'vegetarian']);
     return buildWorkbook({ headings, rows });
   }
@@ -63,12 +63,10 @@ describe('previewPassengerUpload over GraphQL', () => {
     const response = await preview(await messyList());
     expect(response.body.errors).toBeUndefined();
     const answer = response.body.data.previewPassengerUpload;
-    expect(answer.records.map((r: { surname: string; date_born: string }) => [r.surname, r.date_born])).toEqual([
-      ['ROSSI', '1980-05-17'],
-      ['NERI', '1970-03-02'],
-    ]);
-    expect(answer.problemCount).toBe(2);
-    const [date, phone] = answer.problems;
+    expect(answer.records.map((r: { surname: string; date_born: string }) => [r.surname, r.date_born])).toEqual([['ROSSI', '1980-05-17']]);
+    expect(answer.problemCount).toBe(3);
+    const [date, phone, country] = answer.problems;
+    expect(country).toMatchObject({ sheetRow: 5, rowNumber: 4, column: 'E', heading: 'Nationality', field: 'nazionalita', value: 'Deutchland', suggestion: 'DE' });
     expect(date).toMatchObject({ sheetRow: 3, rowNumber: 2, column: 'C', heading: 'Date of birth', field: 'date_born', value: '05/25/1984', suggestion: '1984-05-25' });
     expect(phone).toMatchObject({ sheetRow: 4, rowNumber: 3, column: 'K', heading: 'Mobile', field: 'phone', value: '12', suggestion: null });
     expect(phone.message).toMatch(/^Mobile: /);

@@ -1,3 +1,4 @@
+import { suggestCountry } from '../country-lookup';
 import { ageOn } from '../passenger-list.warnings';
 import type { PassengerRecord } from '../passenger.record';
 import {
@@ -244,7 +245,8 @@ export class PassengerListBuilder {
 
   /**
    * A value the user probably meant, where the rules know one: a text date its column could not
-   * read is offered in the other order (05/17/1980 in a day-first column: 1980-05-17).
+   * read is offered in the other order (05/17/1980 in a day-first column: 1980-05-17), a misspelt
+   * country name as the code of the nearest name (Deutchland: DE).
    */
   private suggestionFor(field: string, content: CellContent | undefined): string | undefined {
     if ((field === 'date_born' || field === 'scadenza') && typeof content === 'string') {
@@ -252,6 +254,9 @@ export class PassengerListBuilder {
       const other = normalizeDate(content, { date1904: this.options.normalize.date1904, order: order === 'DMY' ? 'MDY' : 'DMY' });
       const read = normalizeDate(content, { date1904: this.options.normalize.date1904, order });
       if (other.ok && !(read.ok && read.value === other.value)) return other.value;
+    }
+    if ((field === 'nazionalita' || field === 'issuingstate' || field === 'luogonascita') && typeof content === 'string') {
+      return suggestCountry(content);
     }
     return undefined;
   }
