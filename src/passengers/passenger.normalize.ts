@@ -1,5 +1,5 @@
 import { isSupportedCountry, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
-import { countryName, foldText, lookupCountry } from './country-lookup';
+import { countryName, foldText, languageName, lookupCountry, readCountry } from './country-lookup';
 import type { DocumentType, GenderCode, PassengerFields } from './passenger.record';
 
 /**
@@ -107,13 +107,13 @@ export const normalizePersonName = memoized(function normalizePersonName(value: 
   return ok(name);
 });
 
-/** ISO 3166-1 alpha-2 from an alpha-2 or alpha-3 code or an English or Italian country name. */
+/** ISO 3166-1 alpha-2 from an alpha-2 or alpha-3 code or a country name in any language i18n-iso-countries knows. */
 export const normalizeCountry = memoized(function normalizeCountry(value: unknown): Normalized<string> {
   const text = typeof value === 'string' ? value.trim() : undefined;
   const code = text ? lookupCountry(text) : undefined;
   if (code) return ok(code);
   return fail(
-    `expected a country as an ISO code or an English or Italian name (e.g. IT, ITA, Italy, Italia), got ${describe(value)}`,
+    `expected a country as an ISO code or its name in a known language (e.g. IT, ITA, Italy, Italia, Deutschland), got ${describe(value)}`,
   );
 });
 
@@ -521,6 +521,12 @@ export function normalizePassengerInto(
       if (phone.ok && phone.assumed) notes?.push({ field, value, message: assumedRegionNote(value, phone.value, phone.assumed, regions) });
       result = phone;
     } else result = normalize(value, options);
+    if (result.ok && notes && (field === 'nazionalita' || field === 'issuingstate' || field === 'luogonascita')) {
+      const reading = typeof value === 'string' ? readCountry(value) : undefined;
+      if (reading?.language && typeof value === 'string') {
+        notes.push({ field, value, message: `"${value.trim()}" was read as ${reading.alpha2} (${countryName(reading.alpha2)}), its ${languageName(reading.language)} name` });
+      }
+    }
     if (!result.ok) {
       problems.push({ field, value, message: result.message });
       continue;

@@ -70,7 +70,11 @@ describe('normalizeCountry', () => {
     ['Italy', 'IT'],
     ['Italia', 'IT'],
     ['  germania ', 'DE'],
-    ['Deutschland', undefined],
+    ['Deutschland', 'DE'],
+    ['Allemagne', 'DE'],
+    ['Alemania', 'DE'],
+    ['Германия', 'DE'],
+    ['Atlantis', undefined],
     ['Côte d’Ivoire', 'CI'],
     ['Stati Uniti', 'US'],
     ["Stati Uniti d'America", 'US'],
@@ -81,12 +85,12 @@ describe('normalizeCountry', () => {
   ])('reads %s as %s', (input, expected) => {
     const result = normalizeCountry(input);
     if (expected) expect(valueOf(result)).toBe(expected);
-    else expect(messageOf(result)).toMatch(/ISO code or an English or Italian name/);
+    else expect(messageOf(result)).toMatch(/ISO code or its name in a known language/);
   });
 
   it('says what is expected when the country is unknown', () => {
     expect(messageOf(normalizeCountry('Atlantis'))).toBe(
-      'expected a country as an ISO code or an English or Italian name (e.g. IT, ITA, Italy, Italia), got "Atlantis"',
+      'expected a country as an ISO code or its name in a known language (e.g. IT, ITA, Italy, Italia, Deutschland), got "Atlantis"',
     );
     expect(messageOf(normalizeCountry(39))).toMatch(/got 39/);
   });

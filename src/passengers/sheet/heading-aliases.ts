@@ -1,3 +1,4 @@
+import { closest, distance } from 'fastest-levenshtein';
 import { foldText } from '../country-lookup';
 import type { PassengerFieldName } from '../passenger.normalize';
 
@@ -199,4 +200,27 @@ for (const column of PASSENGER_SHEET_COLUMNS) {
 /** The column a heading names, or undefined. */
 export function matchHeading(heading: string): SheetColumn | undefined {
   return BY_KEY.get(headingKey(heading));
+}
+
+/** How a heading was matched: the template's heading or the field name itself, or one of its aliases. */
+export type HeadingMatch = 'EXACT' | 'ALIAS';
+
+export function headingMatchKind(heading: string, column: SheetColumn): HeadingMatch {
+  const key = headingKey(heading);
+  return key === headingKey(column.heading) || key === headingKey(column.field) ? 'EXACT' : 'ALIAS';
+}
+
+const KEYS = [...BY_KEY.keys()];
+
+/**
+ * The field a heading that names none probably meant ("Surnme" → surname): the nearest accepted
+ * heading by edit distance, when at most a third of the heading (and at most 3 edits) differs.
+ */
+export function didYouMean(heading: string): SheetField | undefined {
+  const key = headingKey(heading);
+  if (key.length < 3 || key.length > 60) return undefined;
+  const nearest = closest(key, KEYS);
+  const edits = distance(key, nearest);
+  if (edits > Math.min(3, Math.floor(key.length / 3))) return undefined;
+  return BY_KEY.get(nearest)?.field;
 }

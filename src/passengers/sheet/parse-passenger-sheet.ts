@@ -4,13 +4,13 @@ import type { LimitsConfig } from '../../config';
 import type { PassengerRecord } from '../passenger.record';
 import { isBlank, isoDay, type DateOrder } from '../passenger.normalize';
 import { truncated, type CellContent } from './cell-value';
-import { HEADER_SEARCH_ROWS, missingColumnProblems, recogniseHeaderRow, type HeaderRow, type HeadingCell } from './header-row';
+import { HEADER_SEARCH_ROWS, missingColumnProblems, recogniseHeaderRow, type ColumnChoices, type HeaderRow, type HeadingCell } from './header-row';
 import { PASSENGER_SHEET_COLUMNS } from './heading-aliases';
 import { columnLetters, fillMergedBlocks, type KeptRow, type MergedRange } from './merged-cells';
 import { PassengerListBuilder } from './passenger-list-builder';
 import { ReadBudget } from './read-budget';
 import { openSpreadsheet } from './open-spreadsheet';
-import { sheetError } from './sheet-error';
+import { sheetError, type SheetProblem } from './sheet-error';
 import { addListRows, DEFAULT_HIDDEN_ROWS, RowVisibility, type HiddenRowsPolicy } from './row-visibility';
 import type { OfferedSheet } from './spreadsheet-source';
 import type { SheetAutoFilter, SheetCell, SheetRowInfo, SheetRowSink } from './worksheet-reader';
@@ -63,6 +63,28 @@ export interface PassengerSheetOptions {
   signal?: AbortSignal;
   /** The uploaded file's name, if known: a CSV file's one sheet is named after it in messages. */
   fileName?: string;
+  /**
+   * Answer what could be read instead of refusing the list for its row problems: the records of
+   * the clean rows, the problems of the others, the header as read. File-level refusals stay.
+   */
+  preview?: boolean;
+  /** The client's column mapping, over the alias table. */
+  columns?: ColumnChoices;
+  /**
+   * Cell values the client corrected, by sheet row then column (1 = A): each replaces what the
+   * file holds (null: the cell is blank) before any rule reads the row. One that falls on no
+   * passenger column, or above the header, is a warning.
+   */
+  corrections?: ReadonlyMap<number, ReadonlyMap<number, string | null>>;
+  /** A preview's second reading: this sheet's header is the list's even if it lacks required columns. */
+  acceptIncompleteSheet?: string;
+}
+
+/** What a preview adds to the result. */
+export interface PassengerSheetPreview {
+  problems: SheetProblem[];
+  problemCount: number;
+  header: HeaderRow;
 }
 
 export interface PassengerSheetResult {
@@ -72,6 +94,8 @@ export interface PassengerSheetResult {
   warnings: string[];
   /** The worksheet the list was read from (for a CSV file, its name without extension, or "CSV"). */
   sheetName: string;
+  /** With the preview option only. */
+  preview?: PassengerSheetPreview;
 }
 
 async function readUpTo(stream: Readable, maxBytes: number): Promise<Buffer> {
@@ -111,10 +135,17 @@ class ListSheetScan implements SheetRowSink {
   private hiddenCount = 0;
   private shownCount = 0;
 
+  /** Corrections applied, as `sheetRow:column`. */
+  readonly corrected = new Set<string>();
+
   constructor(
     private readonly sheetName: string,
     private readonly maxColumns: number,
     private readonly maxRows: number,
+    private readonly choices?: ColumnChoices,
+    private readonly corrections?: ReadonlyMap<number, ReadonlyMap<number, string | null>>,
+    /** Take a header that lacks required columns for the list's (a preview reports them as problems). */
+    private readonly acceptIncomplete = false,
   ) {
     this.hidden = new Uint8Array(maxColumns + 1);
   }
@@ -145,14 +176,15 @@ class ListSheetScan implements SheetRowSink {
         headings.push({ column, text: String(content), hidden: this.isHiddenColumn(column) });
       }
     }
-    const header = recogniseHeaderRow(sheetRow, headings);
+    const header = recogniseHeaderRow(sheetRow, headings, this.choices);
     if (!header) return;
-    if (missingColumnProblems(header.headingOf).length) {
+    const missing = missingColumnProblems(header.headingOf).length;
+    if (missing && !this.acceptIncomplete) {
       this.incomplete = header;
       this.done = true;
       return;
     }
-    if (header.problems.length) {
+    if (header.problems.length > (this.acceptIncomplete ? missing : 0)) {
       throw sheetError.unprocessable(
         `The header row (sheet ${quoted(this.sheetName)}, row ${header.sheetRow}) is incomplete: ${header.problems.map((p) => p.message).join('; ')}`,
         header.problems,
@@ -181,6 +213,17 @@ class ListSheetScan implements SheetRowSink {
       values ??= new Array<CellContent>(this.header?.columns.length ?? 0).fill(null);
       values[index] = content;
       if (isSubtotal) subtotal = true;
+    }
+    const corrections = this.corrections?.get(sheetRow);
+    if (corrections) {
+      for (const [column, value] of corrections) {
+        const index = column <= this.maxColumns ? this.columnIndex[column] : -1;
+        if (index < 0) continue;
+        values ??= new Array<CellContent>(this.header?.columns.length ?? 0).fill(null);
+        values[index] = value;
+        this.corrected.add(`${sheetRow}:${column}`);
+      }
+      if (values?.every((value) => isBlank(value))) return;
     }
     if (!values) return;
     const last = this.rows[this.rows.length - 1];
@@ -281,7 +324,7 @@ export async function parsePassengerSheet(
       skipped.push({ sheet, reason: sheet.skipped });
       return 'skip';
     }
-    scanned = { sheet, scan: new ListSheetScan(sheet.name, limits.uploadMaxColumns, limits.uploadMaxRows) };
+    scanned = { sheet, scan: new ListSheetScan(sheet.name, limits.uploadMaxColumns, limits.uploadMaxRows, options.columns, options.corrections, sheet.name === options.acceptIncompleteSheet) };
     return scanned.scan;
   });
   judgeScanned();
@@ -298,6 +341,7 @@ export async function parsePassengerSheet(
       dateOrder: options.dateOrder,
       ageDay: isoDay(options.departure ?? today),
       ageDayIsDeparture: options.departure !== undefined,
+      preview: options.preview,
     });
     list.readDateOrders(scan.rows);
     const rowNotes = addListRows(scan.rows, list, {
@@ -307,11 +351,32 @@ export async function parsePassengerSheet(
       isHiddenColumn: scan.isHiddenColumn,
       budget,
     });
-    const { records, warnings } = list.finish(sheet.name);
     const notes = skipped.map(({ sheet: other, reason }) => `Sheet ${quoted(other.name)} was skipped: ${reason}`);
+    for (const [sheetRow, cells] of options.corrections ?? []) {
+      for (const column of cells.keys()) {
+        if (!scan.corrected.has(`${sheetRow}:${column}`)) {
+          notes.push(`The correction of cell ${columnLetters(column)}${sheetRow} was not used: ${sheetRow <= header.sheetRow ? `the passenger rows start below the header (row ${header.sheetRow})` : `column ${columnLetters(column)} is not read as a passenger field`}`);
+        }
+      }
+    }
+    if (options.preview) {
+      const { records, warnings, problems, problemCount } = list.finishPreview(sheet.name);
+      const missing = missingColumnProblems(header.headingOf, header.sheetRow).map((problem) => ({ ...problem, passenger_field: problem.field }));
+      return {
+        records,
+        warnings: [...workbook.warnings, ...notes, ...rowNotes, ...warnings],
+        sheetName: sheet.name,
+        preview: { problems: [...missing, ...problems], problemCount: missing.length + problemCount, header },
+      };
+    }
+    const { records, warnings } = list.finish(sheet.name);
     return { records, warnings: [...workbook.warnings, ...notes, ...rowNotes, ...warnings], sheetName: sheet.name };
   }
 
+  // A preview reads the best sheet anyway: the client can map the missing columns.
+  if (options.preview && bestIncomplete && options.acceptIncompleteSheet === undefined) {
+    return parsePassengerSheet(bytes, { ...options, acceptIncompleteSheet: bestIncomplete.sheet.name });
+  }
   const lookedAt = offered
     ? ` Sheets looked at: ${skipped
         .slice(0, 20)

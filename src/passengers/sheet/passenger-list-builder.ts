@@ -1,3 +1,4 @@
+import { suggestCountry } from '../country-lookup';
 import { ageOn } from '../passenger-list.warnings';
 import type { PassengerRecord } from '../passenger.record';
 import {
@@ -28,6 +29,17 @@ export interface ListOptions {
   ageDay: string;
   /** Whether `ageDay` is the departure (said in messages) or only today. */
   ageDayIsDeparture: boolean;
+  /** Keep the records of the rows without problems, whatever the other rows hold (see finishPreview). */
+  preview?: boolean;
+}
+
+/** A preview of the list: the rows that read cleanly, and the problems of the others. */
+export interface ListPreview {
+  records: PassengerRecord[];
+  /** The first problems by row, up to the cap; each names the passenger field in `passenger_field`. */
+  problems: SheetProblem[];
+  problemCount: number;
+  warnings: string[];
 }
 
 /** No passenger field holds more: a longer text is reported without being interpreted. */
@@ -53,6 +65,8 @@ interface Person {
  */
 export class PassengerListBuilder {
   private records: PassengerRecord[] | undefined = [];
+  /** In a preview: every row's record that had no field problem (rows with other problems are dropped at the end). */
+  private readonly cleanRecords: PassengerRecord[] = [];
   private rowCount = 0;
   /** The parent row named by each passenger that names one (few do), and that passenger's sheet row. */
   private readonly parents = new Map<number, { parent: number; sheetRow: number }>();
@@ -206,6 +220,7 @@ export class PassengerListBuilder {
       if (problem.field === 'is_carring_infant') carryingOk = false;
       if (isUnreadable(raw[problem.field])) continue; // already reported
       const column = this.headingOf(problem.field);
+      const suggestion = this.options.preview ? this.suggestionFor(problem.field, raw[problem.field]) : undefined;
       this.report({
         row_number: rowNumber,
         sheet_row: sheetRow,
@@ -213,6 +228,8 @@ export class PassengerListBuilder {
         column,
         value: this.reportedValue(problem.field, raw[problem.field]),
         message: `${column}: ${problem.message}`,
+        ...(this.options.preview ? { passenger_field: problem.field } : {}),
+        ...(suggestion !== undefined ? { suggestion } : {}),
       });
     }
     this.people.push({
@@ -222,7 +239,26 @@ export class PassengerListBuilder {
       label,
     });
     if (this.records && problems.length === 0) this.records.push(record);
+    if (this.options.preview && problems.length === 0) this.cleanRecords.push(record);
     return true;
+  }
+
+  /**
+   * A value the user probably meant, where the rules know one: a text date its column could not
+   * read is offered in the other order (05/17/1980 in a day-first column: 1980-05-17), a misspelt
+   * country name as the code of the nearest name (Deutchland: DE).
+   */
+  private suggestionFor(field: string, content: CellContent | undefined): string | undefined {
+    if ((field === 'date_born' || field === 'scadenza') && typeof content === 'string') {
+      const order = this.normalizeOptions.dateOrders?.[field] ?? 'DMY';
+      const other = normalizeDate(content, { date1904: this.options.normalize.date1904, order: order === 'DMY' ? 'MDY' : 'DMY' });
+      const read = normalizeDate(content, { date1904: this.options.normalize.date1904, order });
+      if (other.ok && !(read.ok && read.value === other.value)) return other.value;
+    }
+    if ((field === 'nazionalita' || field === 'issuingstate' || field === 'luogonascita') && typeof content === 'string') {
+      return suggestCountry(content);
+    }
+    return undefined;
   }
 
   /** A date that contradicts its column is that problem, whatever reading it as the column does gave. */
@@ -347,6 +383,26 @@ export class PassengerListBuilder {
     return found;
   }
 
+  /**
+   * The preview: the records of the rows without problems, and the problems of the others (a list
+   * with no passenger rows is still refused). Parent-row problems drop their row too.
+   */
+  finishPreview(sheetName: string): ListPreview {
+    if (!this.options.preview) throw new Error('PassengerListBuilder: finishPreview needs the preview option');
+    if (this.rowCount === 0) this.finish(sheetName);
+    for (const problem of this.checkParents()) this.report({ ...problem, passenger_field: 'row_number_parent_id' });
+    this.trimProblems();
+    const records = this.cleanRecords.filter((record) => !this.rowsWithProblems.has(record.row_number));
+    return { records, problems: this.problems, problemCount: this.problemCount, warnings: this.cappedWarnings() };
+  }
+
+  private cappedWarnings(): string[] {
+    const { maxProblems } = this.options;
+    return this.warnings.length > maxProblems
+      ? [...this.warnings.slice(0, maxProblems), `… and ${this.warnings.length - maxProblems} more warnings`]
+      : this.warnings;
+  }
+
   /** The records, or a 422 with the first problems (by row) and the count of all. */
   finish(sheetName: string): { records: PassengerRecord[]; warnings: string[] } {
     if (this.rowCount === 0) {
@@ -364,12 +420,7 @@ export class PassengerListBuilder {
         listed,
       );
     }
-    const { maxProblems } = this.options;
-    const warnings =
-      this.warnings.length > maxProblems
-        ? [...this.warnings.slice(0, maxProblems), `… and ${this.warnings.length - maxProblems} more warnings`]
-        : this.warnings;
-    return { records: this.records, warnings };
+    return { records: this.records, warnings: this.cappedWarnings() };
   }
 }
 
