@@ -116,3 +116,18 @@ export async function exportRepresentation(format: Exclude<ExportFormat, 'json'>
     headers: { 'Content-Disposition': `attachment; filename="${exportFilename(source.list.flightId, source.list.version, format)}"` },
   };
 }
+
+/**
+ * A file over RESPONSE_MAX_BYTES: 413 naming the format, its size and the setting. Checked before
+ * the export is recorded, so a file that is not sent is not in the export history. No format has
+ * a limit of its own a list can reach: a list holds at most 5,000 passengers
+ * (PASSENGER_LIST_MAX_PASSENGERS), an xlsx sheet 1,048,575 data rows, a PAXLST message 99,999
+ * passengers (segment group 4 of D.05B); the byte cap is the one limit in force.
+ */
+export function exportTooLarge(format: ExportFormat, bytes: number, maxBytes: number): AppError {
+  return new AppError(
+    ErrorCode.RESPONSE_TOO_LARGE,
+    `The ${format} file of this list would be ${bytes} bytes, over the limit of ${maxBytes} (RESPONSE_MAX_BYTES): nothing was sent or recorded; ask for a smaller format (csv and paxlst are the most compact) or raise RESPONSE_MAX_BYTES`,
+    { details: [{ field: 'format', message: `the ${format} file is ${bytes} bytes, over RESPONSE_MAX_BYTES ${maxBytes}`, bytes, maxBytes }] },
+  );
+}

@@ -16,7 +16,7 @@ import { AppError, badRequest, ErrorCode, MAX_ERROR_DETAILS, unsupportedMediaTyp
 import { PassengerListDocument, PushPassengerListDocument, type PassengerRecordFragment } from '../src/graphql/generated/operations';
 import { gatewaySchema } from '../src/graphql/schema';
 import { boundedJsonBody } from '../src/shared/json-body';
-import { chooseExportFormat, exportETag, exportRepresentation, needsFlight, signedLinkPrincipal } from './passenger-export';
+import { chooseExportFormat, exportETag, exportRepresentation, exportTooLarge, needsFlight, signedLinkPrincipal } from './passenger-export';
 import { formatPath, inputShapeProblems, type ShapeProblem } from './input-shape';
 import { readIdParameter, readQueryParameters } from './query';
 import { defineRoute } from './route';
@@ -179,6 +179,8 @@ export function passengerRoutes(config: Config) {
         const format = chooseExportFormat(req);
         if (format === 'json') return undefined;
         const file = await exportRepresentation(format, { list: passengerList, flight, operator: context.config.manifestOperator, paxlst: context.config.paxlst, producedAt: new Date() });
+        const { responseMaxBytes } = context.config.limits;
+        if (file.bytes.byteLength > responseMaxBytes) throw exportTooLarge(format, file.bytes.byteLength, responseMaxBytes);
         // Recorded before a byte is sent: a file of personal data that cannot be recorded is not sent (503).
         await context.services.passengerLists.recordExport(passengerList.flightId, {
           subject: context.principal!.subject,

@@ -142,11 +142,14 @@ export class PassengerListService {
    * Adds an export to the list's export history, and touches nothing else of the list (not its
    * version, history or change feed). A flight without a list has no personal data to record; a
    * deleted flight's tombstone is left alone. Answers whether an entry was written.
+   *
+   * Kept in order of `at` (sorted on each push): concurrent exports may reach the database in
+   * another order than they took their time, and the bound must drop the oldest by time.
    */
   async recordExport(flightId: number, entry: Omit<PassengerListExport, 'at'>): Promise<boolean> {
     const stored: PassengerListExport = { ...entry, at: this.now(), subject: clip(entry.subject), tokenId: entry.tokenId === null ? null : clip(entry.tokenId) };
     const result = await this.deps.passengerLists
-      .updateOne({ flightId, deletedAt: null }, { $push: { exports: { $each: [stored], $slice: -PASSENGER_LIST_EXPORT_LIMIT } } })
+      .updateOne({ flightId, deletedAt: null }, { $push: { exports: { $each: [stored], $sort: { at: 1 }, $slice: -PASSENGER_LIST_EXPORT_LIMIT } } })
       .exec();
     return result.modifiedCount === 1;
   }

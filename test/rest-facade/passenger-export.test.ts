@@ -1,7 +1,8 @@
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
+import { print } from 'graphql';
 import request from 'supertest';
-import { PassengerListDocument, PassengerListExportsDocument, PassengerListHistoryDocument } from '../../src/graphql/generated/operations';
+import { PassengerListDocument, PassengerListExportsDocument, PassengerListHistoryDocument, UploadPassengerListDocument } from '../../src/graphql/generated/operations';
 import { PASSENGER_SHEET_COLUMNS } from '../../src/passengers/sheet/heading-aliases';
 import { passengerRecord } from '../helpers/passengers';
 import { startTestApp, type TestApp } from '../helpers/test-app';
@@ -106,6 +107,30 @@ describe('GET /flight/<id>/passenger in other formats', () => {
       ['ERDŐS', 'PÁL', '2026-02-01', 'YA1000014', 'no', '2', ''],
     ]);
     expect(text).toContain(`"${String(stored[2].name)}"`);
+  });
+
+  it('an exported CSV uploads back to the same records through REST and GraphQL', async () => {
+    const file = (await get('?format=csv').buffer(true).parse(binary).expect(200)).body as Buffer;
+    const rest = await request(testApp.app)
+      .post(`/api/broker/v0/upload/${flightId}`)
+      .set('Authorization', writer)
+      .attach('paxlist', file, { filename: `flight-${flightId}-passengers-v1.csv`, contentType: 'text/csv' })
+      .expect(200);
+    expect(rest.headers['x-sheet-warnings']).toBeUndefined();
+    expect(comparable(rest.body)).toEqual(comparable(stored));
+
+    const operations = JSON.stringify({ query: print(UploadPassengerListDocument), variables: { flightId, file: null } });
+    const res = await request(testApp.app)
+      .post('/graphql')
+      .set('Authorization', writer)
+      .set('Apollo-Require-Preflight', 'true')
+      .field('operations', operations)
+      .field('map', JSON.stringify({ 0: ['variables.file'] }))
+      .attach('0', file, { filename: 'export.csv', contentType: 'text/csv' })
+      .expect(200);
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.extensions?.warnings ?? []).toEqual([]);
+    expect(comparable(res.body.data.uploadPassengerList)).toEqual(comparable(stored));
   });
 
   it('revalidates with the format’s ETag: 304 without a body', async () => {

@@ -1,6 +1,8 @@
+import countries from 'i18n-iso-countries';
 import request from 'supertest';
-import { PassengerListExportsDocument } from '../../src/graphql/generated/operations';
+import { PassengerListDownloadUrlDocument, PassengerListExportsDocument } from '../../src/graphql/generated/operations';
 import { transliterateIcao } from '../../src/passengers/export/icao-transliteration';
+import { carrierOf } from '../../src/passengers/export/passenger-paxlst.writer';
 import { passengerRecord } from '../helpers/passengers';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { createFlight, createReferenceData } from '../helpers/timeline-fixtures';
@@ -44,6 +46,104 @@ const binary = (res: request.Response, callback: (error: Error | null, body: Buf
   res.on('end', () => callback(null, Buffer.concat(chunks)));
 };
 
+/**
+ * The structure of the air-mode PAXLST of the WCO/IATA/ICAO PAXLST Implementation Guide (Appendix
+ * IIA to the API Guidelines, version 6.0, 2016), as its example 5.1 (single-sector flight,
+ * passengers) lays it out; a public reproduction of the example is in adamf/jetway's
+ * pkg/paxlst/paxlst_test.go. Each segment is keyed by its tag and, where it has one, its
+ * qualifier; the pattern is the guide's segment groups in the guide's order, conditional parts
+ * optional. Only the structure is written here, not the example's data.
+ */
+const QUALIFIED = new Set(['BGM', 'NAD', 'ATT', 'DTM', 'LOC', 'NAT', 'RFF', 'TDT', 'CNT', 'MEA', 'GEI', 'FTX']);
+const GUIDE_STRUCTURE = new RegExp(
+  '^' +
+    [
+      'UNB UNG ', // interchange header; the functional group the examples put around the message
+      'UNH BGM\\+745 (RFF\\+TN )?', // message header, beginning of message, transaction reference
+      '(NAD\\+MS (COM )?)', // group 1: the reporting party and its contact
+      '(TDT\\+20 (LOC\\+(125|87|92|130) (DTM\\+(189|232) )?)+)+', // group 2: each leg; group 3: its places and times
+      // group 4: each person, the segments in the guide's order, then group 5: each travel document
+      '(NAD\\+FL (ATT\\+2 )?(DTM\\+329 )?(MEA\\+\\w+ )*(GEI\\+4 )?(FTX\\+BAG )*(LOC\\+22 )?(LOC\\+174 )?(LOC\\+178 )?(LOC\\+179 )?(LOC\\+180 )?(COM )?(NAT\\+2 )?(RFF\\+(AVF|ABO|SEA) )*(DOC (DTM\\+36 )?(LOC\\+91 )?)*)*',
+      'CNT\\+42 UNT UNE UNZ ', // control total, trailers
+    ].join('') +
+    '$',
+);
+
+/** Components without their trailing empty ones, elements without trailing empty ones (`ATT+2++M` → [[2], [], [M]]). */
+const trimmed = (segment: Segment) => {
+  const elements = segment.elements.map((element) => {
+    const components = [...element];
+    while (components.length && components[components.length - 1] === '') components.pop();
+    return components;
+  });
+  while (elements.length && elements[elements.length - 1].length === 0) elements.pop();
+  return elements;
+};
+
+const isAlpha3 = (code: string | undefined) => code !== undefined && /^[A-Z]{3}$/.test(code) && countries.alpha3ToAlpha2(code) !== undefined;
+const yymmdd = /^\d{6}$/;
+
+/**
+ * Checks a PAXLST interchange against the guide's structure: the segment groups in order, then
+ * each segment's elements where the guide's example puts them (qualifier, code or name
+ * component, date format), and the counts and references that tie the envelope together.
+ */
+function expectGuideStructure(text: string) {
+  expect(text.startsWith("UNA:+.? '")).toBe(true);
+  const segments = parseEdifact(text);
+  const keys = segments.map((segment) => (QUALIFIED.has(segment.tag) ? `${segment.tag}+${segment.elements[0]?.[0] ?? ''}` : segment.tag));
+  expect(keys.join(' ') + ' ').toMatch(GUIDE_STRUCTURE);
+
+  const find = (tag: string) => segments.filter((segment) => segment.tag === tag).map(trimmed);
+  const [unb] = find('UNB');
+  const [ung] = find('UNG');
+  const [unh] = find('UNH');
+  expect(unb[0]).toEqual(['UNOA', '4']);
+  expect(unb[3]).toEqual([expect.stringMatching(yymmdd), expect.stringMatching(/^\d{4}$/)]);
+  expect(ung.slice(0, 4)).toEqual([['PAXLST'], unb[1], unb[2], unb[3]]);
+  expect(ung.slice(5)).toEqual([['UN'], ['D', unh[1][2]]]);
+  expect(unh[1]).toEqual(['PAXLST', 'D', expect.stringMatching(/^\d\d[AB]$/), 'UN', 'IATA']);
+  const unhAt = keys.indexOf('UNH');
+  const untAt = keys.indexOf('UNT');
+  expect(find('UNT')[0]).toEqual([[String(untAt - unhAt + 1)], unh[0]]);
+  expect(find('UNE')[0]).toEqual([['1'], ung[4]]);
+  expect(find('UNZ')[0]).toEqual([['1'], unb[4]]);
+  expect(find('BGM')[0]).toEqual([['745']]);
+
+  const persons = keys.filter((key) => key === 'NAD+FL').length;
+  expect(find('CNT')[0]).toEqual([['42', String(persons)]]);
+  let inPerson = false;
+  segments.forEach((segment, index) => {
+    const elements = trimmed(segment);
+    const key = keys[index];
+    if (key === 'NAD+FL') inPerson = true;
+    if (key === 'NAD+MS') expect(elements.slice(0, 3)).toEqual([['MS'], [], []]);
+    if (key === 'TDT+20') {
+      // TDT+20+<flight identification>+++<carrier>: the carrier in C040, the flight number starting with it.
+      expect(elements).toHaveLength(5);
+      expect(elements.slice(2, 4)).toEqual([[], []]);
+      expect(elements[1][0].startsWith(elements[4][0])).toBe(true);
+    }
+    if (key === 'DTM+189' || key === 'DTM+232') expect(elements).toEqual([[segment.elements[0][0], expect.stringMatching(/^\d{10}$/), '201']]);
+    if (!inPerson && key.startsWith('LOC+')) expect(elements[1]).toEqual([expect.stringMatching(/^[A-Z]{3,4}$/)]);
+    if (key === 'NAD+FL') {
+      expect(elements.slice(0, 3)).toEqual([['FL'], [], []]);
+      expect(elements[3].length).toBeGreaterThanOrEqual(2);
+      expect(elements[3][0]).toMatch(/^[A-Z0-9 ]+$/);
+    }
+    if (key === 'ATT+2') expect(elements).toEqual([['2'], [], [expect.stringMatching(/^[MFUX]$/)]]);
+    if (key === 'DTM+329' || key === 'DTM+36') expect(elements).toEqual([[segment.elements[0][0], expect.stringMatching(yymmdd)]]);
+    if (inPerson && (key === 'LOC+178' || key === 'LOC+179')) expect(elements[1]).toEqual([expect.stringMatching(/^[A-Z]{3,4}$/)]);
+    // Place of birth: a name, in the fourth component of C517 (no code).
+    if (key === 'LOC+180') expect(elements[1].slice(0, 3)).toEqual(['', '', '']);
+    if (key === 'NAT+2') expect(elements).toEqual([['2'], [expect.any(String)]]);
+    if (key === 'NAT+2') expect(isAlpha3(elements[1][0])).toBe(true);
+    // DOC+<document type>+<number>: the type alone in C002.
+    if (key === 'DOC') expect(elements).toEqual([[expect.stringMatching(/^(P|I|V|A|C|AC|IP|F)$/)], [expect.stringMatching(/^[A-Z0-9]+$/)]]);
+    if (key === 'LOC+91') expect(isAlpha3(elements[1][0]) && elements[1].length === 1).toBe(true);
+  });
+}
+
 describe('GET /flight/<id>/passenger as a PAXLST message', () => {
   let testApp: TestApp;
   let reader: string;
@@ -86,29 +186,54 @@ describe('GET /flight/<id>/passenger as a PAXLST message', () => {
     expect(unb.elements[3][1]).toMatch(/^\d{4}$/);
     const reference = unb.elements[4][0];
 
-    const header = segments.slice(1, 9).map(show);
+    expect(show(segments[1])).toBe(`UNG+PAXLST+BROKERGW+APISPT+${unb.elements[3].join(':')}+${reference}+UN+D:05B`);
+    const header = segments.slice(2, 10).map(show);
     expect(header).toEqual([
       'UNH+1+PAXLST:D:05B:UN:IATA',
       'BGM+745',
       "NAD+MS+++AQUILA JET+CO'S",
-      'TDT+20+IFL100',
+      'TDT+20+IFL100+++IFL',
       'LOC+125+LIS',
       'DTM+189:2612150800:201',
       'LOC+87+FCO',
       'DTM+232:2612151200:201',
     ]);
-    const passengers = segments.slice(9, 9 + 30).map(show);
+    const passengers = segments.slice(10, 10 + 30).map(show);
     expect(passengers).toEqual([
-      'NAD+FL+++WROBEL:LUKASZ:PIOTR', 'ATT+2++M', 'DTM+329:790304', 'LOC+178+LIS', 'LOC+179+FCO', 'LOC+180+POL', 'NAT+2+POL', 'DOC+P:110:111+EA0012345', 'DTM+36:300708', 'LOC+91+POL',
-      'NAD+FL+++NGUYEN:VAN:AN', 'ATT+2++F', 'DTM+329:800501', 'LOC+178+LIS', 'LOC+179+FCO', 'LOC+180+VNM', 'NAT+2+VNM', 'DOC+I:110:111+YA1000002', 'DTM+36:310101', 'LOC+91+ITA',
-      'NAD+FL+++GROSS MUELLER:JUERGEN', 'ATT+2++M', 'DTM+329:800501', 'LOC+178+LIS', 'LOC+179+FCO', 'LOC+180+AUT', 'NAT+2+DEU', 'DOC+P:110:111+YA1000003', 'DTM+36:310101', 'LOC+91+DEU',
+      'NAD+FL+++WROBEL:LUKASZ:PIOTR', 'ATT+2++M', 'DTM+329:790304', 'LOC+178+LIS', 'LOC+179+FCO', 'LOC+180+:::POL', 'NAT+2+POL', 'DOC+P+EA0012345', 'DTM+36:300708', 'LOC+91+POL',
+      'NAD+FL+++NGUYEN:VAN:AN', 'ATT+2++F', 'DTM+329:800501', 'LOC+178+LIS', 'LOC+179+FCO', 'LOC+180+:::VNM', 'NAT+2+VNM', 'DOC+I+YA1000002', 'DTM+36:310101', 'LOC+91+ITA',
+      'NAD+FL+++GROSS MUELLER:JUERGEN', 'ATT+2++M', 'DTM+329:800501', 'LOC+178+LIS', 'LOC+179+FCO', 'LOC+180+:::AUT', 'NAT+2+DEU', 'DOC+P+YA1000003', 'DTM+36:310101', 'LOC+91+DEU',
     ]);
-    expect(segments.slice(39).map(show)).toEqual(['CNT+42:3', `UNT+${tags.indexOf('UNT') - tags.indexOf('UNH') + 1}+1`, `UNZ+1+${reference}`]);
+    expect(segments.slice(40).map(show)).toEqual(['CNT+42:3', `UNT+${tags.indexOf('UNT') - tags.indexOf('UNH') + 1}+1`, `UNE+1+${reference}`, `UNZ+1+${reference}`]);
     // UNH to UNT: 8 header segments, 10 per passenger, CNT and UNT.
     expect(tags.indexOf('UNT') - tags.indexOf('UNH') + 1).toBe(8 + 3 * 10 + 2);
 
     const exports = (await testApp.graphql(PassengerListExportsDocument, { flightId })).body.data!.passengerListExports;
     expect(exports[0]).toMatchObject({ subject: 'apis-clerk', format: 'paxlst', version: 1 });
+  });
+
+  it('follows the structure of the PAXLST Implementation Guide’s air-mode example, through REST and a GraphQL link', async () => {
+    const rest = await request(testApp.app).get(`/api/broker/v0/flight/${flightId}/passenger?format=paxlst`).set('Authorization', reader).buffer(true).parse(binary).expect(200);
+    expectGuideStructure((rest.body as Buffer).toString('latin1'));
+
+    const { body } = await testApp.graphql(PassengerListDownloadUrlDocument, { flightId, format: 'paxlst' }, await testApp.token(['passengers:read', 'timeline:read'], 'apis-clerk'));
+    expect(body.errors).toBeUndefined();
+    const url = new URL(body.data!.passengerListDownloadUrl.url);
+    const linked = await request(testApp.app).get(url.pathname + url.search).buffer(true).parse(binary).expect(200);
+    expect(linked.headers['content-type']).toBe('application/edifact');
+    expectGuideStructure((linked.body as Buffer).toString('latin1'));
+
+    // A flight without a list: the header and the flight, no person, CNT+42:0.
+    const empty = await createFlight(testApp, { resourceId: 2, from: 'LPPT', to: 'LIRF', departureAt: '2026-12-17T08:00:00Z', arrivalAt: '2026-12-17T11:00:00Z', flightNumber: 'BA117' });
+    const none = await request(testApp.app).get(`/api/broker/v0/flight/${empty}/passenger?format=paxlst`).set('Authorization', reader).buffer(true).parse(binary).expect(200);
+    const text = (none.body as Buffer).toString('latin1');
+    expectGuideStructure(text);
+    expect(text).toContain("TDT+20+BA117+++BA'");
+    expect(text).toContain("CNT+42:0'");
+  });
+
+  it('names the carrier in TDT from the flight number’s designator', () => {
+    expect([carrierOf('IFL100'), carrierOf('BA117'), carrierOf('U21234'), carrierOf('AZ 611'), carrierOf('N123AB')]).toEqual(['IFL', 'BA', 'U2', 'AZ', undefined]);
   });
 
   it('transliterates names by ICAO Doc 9303', () => {

@@ -40,14 +40,27 @@ const localDateTime = (localTime: string) => localTime.replace(/\D/g, '').slice(
 const airportCode = (endpoint: ManifestEndpoint) => endpoint.airport?.iata || endpoint.icao;
 /** ATT sex codes: M, F; the import's I (indeterminate) is written X, as in travel documents. */
 const sexCode = (gender: string) => (gender === 'M' || gender === 'F' ? gender : 'X');
+/**
+ * The carrier of a flight number, for TDT's carrier identification (C040): three letters before
+ * one to four digits (and an optional suffix letter) are an ICAO designator (`IFL100` → IFL), else
+ * the first two characters, one a letter, an IATA one (`BA117`, `U21234`); none when the number has
+ * neither shape, as a registration used as call sign (`N123AB`): then C040 is left out.
+ */
+export function carrierOf(flightNumber: string): string | undefined {
+  const compact = flightNumber.replace(/\s/g, '').toUpperCase();
+  return /^([A-Z]{3})\d{1,4}[A-Z]?$/.exec(compact)?.[1] ?? /^((?=[A-Z0-9]{0,1}[A-Z])[A-Z0-9]{2})\d{1,4}[A-Z]?$/.exec(compact)?.[1];
+}
 
 /**
- * A UN/EDIFACT PAXLST (D.05B, IATA's association code) for one flight leg: service string
- * advice, interchange and message headers, BGM+745, the reporting party, the flight with its
- * departure and arrival places and local times, then per passenger NAD+FL, sex, date and country
- * of birth, ports of embarkation and debarkation, nationality, travel document with its expiry and
- * issuing state; CNT+42 and trailers with their counts. UNOA: upper case, names transliterated
- * by ICAO Doc 9303, service characters in data released with `?`.
+ * A UN/EDIFACT PAXLST (D.05B, IATA's association code) for one flight leg, laid out as the
+ * WCO/IATA/ICAO PAXLST Implementation Guide (6.0) frames its air-mode example: service string
+ * advice, interchange header, functional group header, message header, BGM+745, the reporting
+ * party (group 1), the flight with its carrier (group 2) and its departure and arrival places and
+ * local times (group 3), then per passenger (group 4) NAD+FL, sex, date of birth, ports of
+ * embarkation and debarkation, place of birth, nationality, and the travel document with its
+ * expiry and issuing state (group 5); CNT+42 and trailers with their counts. UNOA: upper case,
+ * names transliterated by ICAO Doc 9303, service characters in data released with `?`.
+ * test/rest-facade/passenger-paxlst.test.ts checks the structure against the guide's.
  */
 export function writePassengerPaxlst(input: PaxlstInput): Buffer {
   const at = input.producedAt.toISOString();
@@ -62,7 +75,7 @@ export function writePassengerPaxlst(input: PaxlstInput): Buffer {
     segment('UNH', '1', ['PAXLST', 'D', '05B', 'UN', 'IATA']),
     segment('BGM', '745'),
     segment('NAD', 'MS', '', '', toUnoaText(input.parties.reportingParty)),
-    segment('TDT', '20', transliterateIcao(input.flightNumber)),
+    segment('TDT', '20', transliterateIcao(input.flightNumber), '', '', carrierOf(input.flightNumber) ?? ''),
     segment('LOC', '125', from),
     segment('DTM', ['189', localDateTime(input.departure.localTime), '201']),
     segment('LOC', '87', to),
@@ -76,9 +89,10 @@ export function writePassengerPaxlst(input: PaxlstInput): Buffer {
       segment('DTM', ['329', yymmdd(passenger.date_born)]),
       segment('LOC', '178', from),
       segment('LOC', '179', to),
-      segment('LOC', '180', alpha3(passenger.luogonascita)),
+      // Place of birth is a name (C517's fourth component); what is stored is the country of birth.
+      segment('LOC', '180', ['', '', '', alpha3(passenger.luogonascita)]),
       segment('NAT', '2', alpha3(passenger.nazionalita)),
-      segment('DOC', [passenger.typedoc === 'I' ? 'I' : 'P', '110', '111'], transliterateIcao(passenger.numberdoc)),
+      segment('DOC', passenger.typedoc === 'I' ? 'I' : 'P', transliterateIcao(passenger.numberdoc)),
       segment('DTM', ['36', yymmdd(passenger.scadenza)]),
       segment('LOC', '91', alpha3(passenger.issuingstate)),
     );
@@ -89,7 +103,10 @@ export function writePassengerPaxlst(input: PaxlstInput): Buffer {
   const interchange = [
     "UNA:+.? '",
     segment('UNB', ['UNOA', '4'], input.parties.senderId, input.parties.recipientId, [date, time], reference, '', 'APIS'),
+    // The functional group the guide's examples put around the message (one group, one message).
+    segment('UNG', 'PAXLST', input.parties.senderId, input.parties.recipientId, [date, time], reference, 'UN', ['D', '05B']),
     ...message,
+    segment('UNE', '1', reference),
     segment('UNZ', '1', reference),
   ];
   return Buffer.from(interchange.join(''), 'ascii');
