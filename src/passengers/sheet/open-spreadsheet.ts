@@ -49,7 +49,7 @@ async function readMimetype(bytes: Buffer, entry: ZipEntry): Promise<string> {
 async function openZip(bytes: Buffer, options: OpenOptions): Promise<SpreadsheetSource> {
   let entries: ZipEntry[];
   try {
-    entries = await readZipDirectory(bytes);
+    entries = await readZipDirectory(bytes, () => options.budget.checkpoint());
   } catch (error) {
     if (error instanceof ZipEncryptedError) throw sheetError.unsupported('The workbook is encrypted (password protected)');
     if (error instanceof ZipFormatError) throw damagedFile(error.message);

@@ -94,9 +94,10 @@ function entryOf(zipfile: yauzl.ZipFile, entry: yauzl.Entry): ZipEntry {
 /**
  * The entries of the archive, in directory order. Rejects with ZipFormatError for anything
  * unreadable (ZipEncryptedError for strong encryption), and for more than MAX_ZIP_ENTRIES entries
- * before reading any.
+ * before reading any. `checkpoint` is called after each entry (yauzl takes turns of the event loop
+ * between entries, so a directory of thousands stops at an abort or the wall-time cap).
  */
-export async function readZipDirectory(bytes: Buffer): Promise<ZipEntry[]> {
+export async function readZipDirectory(bytes: Buffer, checkpoint: () => void = () => {}): Promise<ZipEntry[]> {
   let zipfile: yauzl.ZipFile;
   try {
     zipfile = await yauzl.fromBufferPromise(bytes, { decodeStrings: false, validateEntrySizes: false });
@@ -107,10 +108,17 @@ export async function readZipDirectory(bytes: Buffer): Promise<ZipEntry[]> {
     throw new ZipFormatError(`the archive holds ${zipfile.entryCount} parts, more than ${MAX_ZIP_ENTRIES}`);
   }
   const entries: ZipEntry[] = [];
-  try {
-    for await (const entry of zipfile.eachEntry()) entries.push(entryOf(zipfile, entry));
-  } catch (error) {
-    throw directoryError(error);
+  const directory = zipfile.eachEntry();
+  for (;;) {
+    let next: IteratorResult<yauzl.Entry>;
+    try {
+      next = await directory.next();
+    } catch (error) {
+      throw directoryError(error);
+    }
+    if (next.done) break;
+    entries.push(entryOf(zipfile, next.value));
+    checkpoint();
   }
   return entries;
 }

@@ -115,6 +115,15 @@ describe('parsePassengerSheet: files that are not an .xlsx, .ods or CSV (415)', 
     expect(error.message).toMatch(/^The file is a damaged .xlsx workbook: the archive holds 10001 parts, more than 10000/);
   });
 
+  it('stops reading a directory of thousands of parts when the signal fires', async () => {
+    const parts = Array.from({ length: 10_000 }, (_, i) => storedOrDeflated(`p${i}`, Buffer.alloc(0), 0));
+    const controller = new AbortController();
+    const reason = new Error('client went away');
+    const parsing = parsePassengerSheet(writeZip(parts), { flightId: 1, limits: LIMITS, signal: controller.signal });
+    setImmediate(() => controller.abort(reason));
+    await expect(parsing).rejects.toBe(reason);
+  });
+
   it('refuses a part whose directory entry points at no local header', async () => {
     const xlsx = await buildPassengerWorkbook([passenger()]);
     const moved = Buffer.from(xlsx);
