@@ -68,7 +68,8 @@ async function compressedData(bytes: Buffer, entry: ZipEntry): Promise<Buffer> {
  *   that inflates to its declared size would be read as it is;
  * - stopping: its `destroy()` replaces the inflate stream's own `_destroy`, so the zlib handle of
  *   a part left half-read (a bomb, an abort, a handler done early) is not closed until garbage
- *   collection (yauzl's "TODO: the inflateFilter may cause a memory leak. see Issue #27"); and its
+ *   collection (its source: "TODO: the inflateFilter may cause a memory leak", thejoshwolfe/yauzl
+ *   issue 27); and its
  *   inflater takes zlib's default 16 KiB steps, which cannot be set.
  * The bytes are in memory already, so reading them needs no stream of yauzl's either.
  */
