@@ -64,6 +64,13 @@ describe('parsePassengerSheet: files that are not an .xlsx, .ods or CSV (415)', 
     expect(error.message).toMatch(/^The file is a damaged .xlsx workbook: the end of the zip directory is missing/);
   });
 
+  it('refuses a workbook with bytes after the end of its zip directory', async () => {
+    const xlsx = await buildPassengerWorkbook([passenger()]);
+    const error = await refusal(Buffer.concat([xlsx, Buffer.from('junk')]));
+    expect(error.status).toBe(415);
+    expect(error.message).toMatch(/^The file is a damaged .xlsx workbook: the end of the zip directory is damaged/);
+  });
+
   it('refuses a workbook whose worksheet data is corrupt', async () => {
     const xlsx = await buildPassengerWorkbook([passenger()]);
     const sheet = sheetPartOf(xlsx);
