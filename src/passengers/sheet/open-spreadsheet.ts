@@ -4,7 +4,7 @@ import type { ReadBudget } from './read-budget';
 import { sheetError } from './sheet-error';
 import type { SpreadsheetSource } from './spreadsheet-source';
 import { openXlsxSource } from './xlsx-source';
-import { readZipDirectory, ZipFormatError, type ZipEntry } from './zip-directory';
+import { readZipDirectory, ZipEncryptedError, ZipFormatError, type ZipEntry } from './zip-directory';
 import { damagedFile, inflatePart } from './zip-part';
 
 export interface OpenLimits {
@@ -49,8 +49,9 @@ async function readMimetype(bytes: Buffer, entry: ZipEntry): Promise<string> {
 async function openZip(bytes: Buffer, options: OpenOptions): Promise<SpreadsheetSource> {
   let entries: ZipEntry[];
   try {
-    entries = readZipDirectory(bytes);
+    entries = await readZipDirectory(bytes, () => options.budget.checkpoint());
   } catch (error) {
+    if (error instanceof ZipEncryptedError) throw sheetError.unsupported('The workbook is encrypted (password protected)');
     if (error instanceof ZipFormatError) throw damagedFile(error.message);
     throw error;
   }

@@ -1,6 +1,19 @@
+import yauzl from 'yauzl';
+
 /**
- * Reads a zip archive's central directory straight from the bytes, so sizes can be judged before
- * anything is inflated. Only what an .xlsx needs: one disk, stored or deflated parts, zip64 sizes.
+ * Reads a zip archive's central directory with yauzl, so sizes can be judged before anything is
+ * inflated. yauzl finds the end of the directory, follows zip64 records and extra fields, and reads
+ * one entry at a time, a turn of the event loop each; here the entry count is capped before the
+ * first entry is read, and a part's local header is looked at only when the part is read.
+ *
+ * Options, and why:
+ * - `decodeStrings: false`: with it on, yauzl refuses the whole archive for one entry name it
+ *   calls unsafe (a leading `/`, `..`, a backslash with `strictFileNames`), and decodes names
+ *   without the UTF-8 flag as CP437. Nothing here is extracted to disk, some writers put a leading
+ *   `/` or `\` in part names (xlsx-package.ts looks parts up without them), and part names are
+ *   read as UTF-8, as OPC and OpenDocument write them.
+ * - `validateEntrySizes: false`: it would only matter to yauzl's own read streams, which are not
+ *   used (zip-part.ts says why).
  */
 
 export interface ZipEntry {
@@ -11,8 +24,8 @@ export interface ZipEntry {
   crc32: number;
   compressedSize: number;
   uncompressedSize: number;
-  /** Where the entry's compressed data starts, after its local header. */
-  dataOffset: number;
+  /** Where the entry's compressed data starts, after its local header (read and checked on the first call). */
+  dataStart(): Promise<number>;
   /** What the archive is, for messages about a damaged part (default an .xlsx workbook). */
   container?: string;
 }
@@ -22,126 +35,90 @@ export class ZipFormatError extends Error {
   override name = 'ZipFormatError';
 }
 
-const EOCD_SIGNATURE = 0x06054b50;
-const ZIP64_LOCATOR_SIGNATURE = 0x07064b50;
-const ZIP64_EOCD_SIGNATURE = 0x06064b50;
-const CENTRAL_SIGNATURE = 0x02014b50;
-const LOCAL_SIGNATURE = 0x04034b50;
-const EOCD_SIZE = 22;
-const MAX_COMMENT = 0xffff;
-const U16_MAX = 0xffff;
-const U32_MAX = 0xffffffff;
+/** The archive uses PKWARE strong encryption, which yauzl refuses while reading the directory. */
+export class ZipEncryptedError extends Error {
+  override name = 'ZipEncryptedError';
+}
 
 /** More parts than any passenger list needs; refusing early bounds the work on a hostile directory. */
 export const MAX_ZIP_ENTRIES = 10_000;
 
-function findEndOfCentralDirectory(bytes: Buffer): number {
-  const lowest = Math.max(0, bytes.length - EOCD_SIZE - MAX_COMMENT);
-  for (let at = bytes.length - EOCD_SIZE; at >= lowest; at -= 1) {
-    if (bytes.readUInt32LE(at) === EOCD_SIGNATURE && at + EOCD_SIZE + bytes.readUInt16LE(at + 20) <= bytes.length) {
-      return at;
-    }
+/** yauzl's messages (index.js of yauzl 3.4) in the words of ours; anything else is passed on as it is. */
+const YAUZL_MESSAGES: [RegExp, string][] = [
+  [/^End of central directory record signature not found/, 'the end of the zip directory is missing (the file is truncated or damaged)'],
+  [/^Invalid comment length/, 'the end of the zip directory is damaged (bytes follow it, or its comment length is wrong)'],
+  [/^multi-disk zip files are not supported/, 'multi-part zip archives are not supported'],
+  [/^invalid zip64 end of central directory record signature/, 'the zip64 end of directory record is missing'],
+  [/^zip64 extended information extra field does not include/, 'a zip64 extra field is too short'],
+  [/^unexpected EOF/, 'the zip directory points outside the file'],
+  [/^invalid central directory file header signature|^extra field length exceeds/, 'the zip directory is damaged'],
+];
+
+function directoryError(error: unknown): Error {
+  if (!(error instanceof Error)) return new ZipFormatError(`the zip directory cannot be read (${String(error)})`);
+  if (error.message === 'strong encryption is not supported') return new ZipEncryptedError(error.message);
+  const known = YAUZL_MESSAGES.find(([pattern]) => pattern.test(error.message));
+  return new ZipFormatError(known ? known[1] : `the zip directory cannot be read (${error.message})`);
+}
+
+function localHeaderError(error: unknown, name: string): ZipFormatError {
+  const message = error instanceof Error ? error.message : String(error);
+  if (/^invalid local file header signature|^unexpected EOF/.test(message)) return new ZipFormatError(`the local header of "${name}" is missing`);
+  if (/^file data overflows file bounds/.test(message)) return new ZipFormatError(`the data of "${name}" runs past the end of the file`);
+  return new ZipFormatError(`the local header of "${name}" cannot be read (${message})`);
+}
+
+function entryOf(zipfile: yauzl.ZipFile, entry: yauzl.Entry): ZipEntry {
+  // With decodeStrings off, yauzl leaves the name as its bytes (its typings say string).
+  const name = entry.fileNameRaw.toString('utf8');
+  let start: Promise<number> | undefined;
+  return {
+    name,
+    flags: entry.generalPurposeBitFlag,
+    method: entry.compressionMethod,
+    crc32: entry.crc32,
+    compressedSize: entry.compressedSize,
+    uncompressedSize: entry.uncompressedSize,
+    dataStart() {
+      start ??= zipfile.readLocalFileHeaderPromise(entry, { minimal: true }).then(
+        (header) => header.fileDataStart,
+        (error: unknown) => {
+          throw localHeaderError(error, name);
+        },
+      );
+      return start;
+    },
+  };
+}
+
+/**
+ * The entries of the archive, in directory order. Rejects with ZipFormatError for anything
+ * unreadable (ZipEncryptedError for strong encryption), and for more than MAX_ZIP_ENTRIES entries
+ * before reading any. `checkpoint` is called after each entry (yauzl takes turns of the event loop
+ * between entries, so a directory of thousands stops at an abort or the wall-time cap).
+ */
+export async function readZipDirectory(bytes: Buffer, checkpoint: () => void = () => {}): Promise<ZipEntry[]> {
+  let zipfile: yauzl.ZipFile;
+  try {
+    zipfile = await yauzl.fromBufferPromise(bytes, { decodeStrings: false, validateEntrySizes: false });
+  } catch (error) {
+    throw directoryError(error);
   }
-  throw new ZipFormatError('the end of the zip directory is missing (the file is truncated or damaged)');
-}
-
-function safeNumber(value: bigint): number {
-  if (value > BigInt(Number.MAX_SAFE_INTEGER)) throw new ZipFormatError('a zip64 size is out of range');
-  return Number(value);
-}
-
-interface Directory {
-  count: number;
-  offset: number;
-  size: number;
-}
-
-function readDirectoryLocation(bytes: Buffer, eocd: number): Directory {
-  if (bytes.readUInt16LE(eocd + 4) !== 0 || bytes.readUInt16LE(eocd + 6) !== 0) {
-    throw new ZipFormatError('multi-part zip archives are not supported');
+  if (zipfile.entryCount > MAX_ZIP_ENTRIES) {
+    throw new ZipFormatError(`the archive holds ${zipfile.entryCount} parts, more than ${MAX_ZIP_ENTRIES}`);
   }
-  let count = bytes.readUInt16LE(eocd + 10);
-  let size = bytes.readUInt32LE(eocd + 12);
-  let offset = bytes.readUInt32LE(eocd + 16);
-  if (count === U16_MAX || size === U32_MAX || offset === U32_MAX) {
-    const locator = eocd - 20;
-    if (locator < 0 || bytes.readUInt32LE(locator) !== ZIP64_LOCATOR_SIGNATURE) {
-      throw new ZipFormatError('the zip64 directory locator is missing');
-    }
-    const record = safeNumber(bytes.readBigUInt64LE(locator + 8));
-    if (record + 56 > locator || bytes.readUInt32LE(record) !== ZIP64_EOCD_SIGNATURE) {
-      throw new ZipFormatError('the zip64 end of directory record is missing');
-    }
-    count = safeNumber(bytes.readBigUInt64LE(record + 32));
-    size = safeNumber(bytes.readBigUInt64LE(record + 40));
-    offset = safeNumber(bytes.readBigUInt64LE(record + 48));
-  }
-  if (offset + size > eocd) throw new ZipFormatError('the zip directory points outside the file');
-  if (count > MAX_ZIP_ENTRIES) throw new ZipFormatError(`the archive holds ${count} parts, more than ${MAX_ZIP_ENTRIES}`);
-  return { count, offset, size };
-}
-
-/** Replaces 0xFFFFFFFF sizes and offset with the values of the zip64 extra field (id 1). */
-function applyZip64Extra(extra: Buffer, sizes: { uncompressed: number; compressed: number; offset: number }): void {
-  for (let at = 0; at + 4 <= extra.length; ) {
-    const id = extra.readUInt16LE(at);
-    const length = extra.readUInt16LE(at + 2);
-    if (id === 1) {
-      let field = at + 4;
-      for (const key of ['uncompressed', 'compressed', 'offset'] as const) {
-        if (sizes[key] !== U32_MAX) continue;
-        if (field + 8 > at + 4 + length) throw new ZipFormatError('a zip64 extra field is too short');
-        sizes[key] = safeNumber(extra.readBigUInt64LE(field));
-        field += 8;
-      }
-      return;
-    }
-    at += 4 + length;
-  }
-}
-
-/** The entries of the archive, in directory order. Throws ZipFormatError for anything unreadable. */
-export function readZipDirectory(bytes: Buffer): ZipEntry[] {
-  if (bytes.length < EOCD_SIZE) throw new ZipFormatError('the file is too short to be a zip archive');
-  const directory = readDirectoryLocation(bytes, findEndOfCentralDirectory(bytes));
   const entries: ZipEntry[] = [];
-  const end = directory.offset + directory.size;
-  let at = directory.offset;
-  for (let index = 0; index < directory.count; index += 1) {
-    if (at + 46 > end || bytes.readUInt32LE(at) !== CENTRAL_SIGNATURE) {
-      throw new ZipFormatError('the zip directory is damaged');
+  const directory = zipfile.eachEntry();
+  for (;;) {
+    let next: IteratorResult<yauzl.Entry>;
+    try {
+      next = await directory.next();
+    } catch (error) {
+      throw directoryError(error);
     }
-    const nameLength = bytes.readUInt16LE(at + 28);
-    const extraLength = bytes.readUInt16LE(at + 30);
-    const commentLength = bytes.readUInt16LE(at + 32);
-    const next = at + 46 + nameLength + extraLength + commentLength;
-    if (next > end) throw new ZipFormatError('the zip directory is damaged');
-    const sizes = {
-      compressed: bytes.readUInt32LE(at + 20),
-      uncompressed: bytes.readUInt32LE(at + 24),
-      offset: bytes.readUInt32LE(at + 42),
-    };
-    applyZip64Extra(bytes.subarray(at + 46 + nameLength, at + 46 + nameLength + extraLength), sizes);
-    const name = bytes.toString('utf8', at + 46, at + 46 + nameLength);
-    entries.push({
-      name,
-      flags: bytes.readUInt16LE(at + 8),
-      method: bytes.readUInt16LE(at + 10),
-      crc32: bytes.readUInt32LE(at + 16),
-      compressedSize: sizes.compressed,
-      uncompressedSize: sizes.uncompressed,
-      dataOffset: localDataOffset(bytes, sizes.offset, sizes.compressed, directory.offset, name),
-    });
-    at = next;
+    if (next.done) break;
+    entries.push(entryOf(zipfile, next.value));
+    checkpoint();
   }
   return entries;
-}
-
-function localDataOffset(bytes: Buffer, header: number, compressedSize: number, limit: number, name: string): number {
-  if (header + 30 > limit || bytes.readUInt32LE(header) !== LOCAL_SIGNATURE) {
-    throw new ZipFormatError(`the local header of "${name}" is missing`);
-  }
-  const data = header + 30 + bytes.readUInt16LE(header + 26) + bytes.readUInt16LE(header + 28);
-  if (data + compressedSize > limit) throw new ZipFormatError(`the data of "${name}" runs past the zip directory`);
-  return data;
 }

@@ -64,6 +64,13 @@ describe('parsePassengerSheet: files that are not an .xlsx, .ods or CSV (415)', 
     expect(error.message).toMatch(/^The file is a damaged .xlsx workbook: the end of the zip directory is missing/);
   });
 
+  it('refuses a workbook with bytes after the end of its zip directory', async () => {
+    const xlsx = await buildPassengerWorkbook([passenger()]);
+    const error = await refusal(Buffer.concat([xlsx, Buffer.from('junk')]));
+    expect(error.status).toBe(415);
+    expect(error.message).toMatch(/^The file is a damaged .xlsx workbook: the end of the zip directory is damaged/);
+  });
+
   it('refuses a workbook whose worksheet data is corrupt', async () => {
     const xlsx = await buildPassengerWorkbook([passenger()]);
     const sheet = sheetPartOf(xlsx);
@@ -99,6 +106,41 @@ describe('parsePassengerSheet: files that are not an .xlsx, .ods or CSV (415)', 
     const error = await refusal(writeZip(readZip(xlsx), { flags: 0x1 }));
     expect(error.status).toBe(415);
     expect(error.message).toMatch(/^The workbook is encrypted/);
+  });
+
+  it('refuses PKWARE strong encryption as encrypted', async () => {
+    const xlsx = await buildPassengerWorkbook([passenger()]);
+    const error = await refusal(writeZip(readZip(xlsx), { flags: 0x41 }));
+    expect(error.status).toBe(415);
+    expect(error.message).toMatch(/^The workbook is encrypted \(password protected\)/);
+  });
+
+  it('refuses a zip of more than 10,000 parts from the count in its directory', async () => {
+    const parts = Array.from({ length: 10_001 }, (_, i) => storedOrDeflated(`p${i}`, Buffer.alloc(0), 0));
+    const error = await refusal(writeZip(parts));
+    expect(error.status).toBe(415);
+    expect(error.message).toMatch(/^The file is a damaged .xlsx workbook: the archive holds 10001 parts, more than 10000/);
+  });
+
+  it('stops reading a directory of thousands of parts when the signal fires', async () => {
+    const parts = Array.from({ length: 10_000 }, (_, i) => storedOrDeflated(`p${i}`, Buffer.alloc(0), 0));
+    const controller = new AbortController();
+    const reason = new Error('client went away');
+    const parsing = parsePassengerSheet(writeZip(parts), { flightId: 1, limits: LIMITS, signal: controller.signal });
+    setImmediate(() => controller.abort(reason));
+    await expect(parsing).rejects.toBe(reason);
+  });
+
+  it('refuses a part whose directory entry points at no local header', async () => {
+    const xlsx = await buildPassengerWorkbook([passenger()]);
+    const moved = Buffer.from(xlsx);
+    const name = Buffer.from('xl/worksheets/sheet1.xml');
+    for (let at = moved.lastIndexOf(Buffer.from('PK\x01\x02', 'latin1')); at >= 0; at = moved.lastIndexOf(Buffer.from('PK\x01\x02', 'latin1'), at - 1)) {
+      if (moved.subarray(at + 46, at + 46 + name.length).equals(name)) moved.writeUInt32LE(moved.readUInt32LE(at + 42) + 1, at + 42);
+    }
+    const error = await refusal(moved);
+    expect(error.status).toBe(415);
+    expect(error.message).toMatch(/^The file is a damaged .xlsx workbook: the local header of "xl\/worksheets\/sheet1.xml" is missing/);
   });
 
   it('answers 400 to an empty file', async () => {
