@@ -5,7 +5,7 @@ import { CloseCode as ProtocolCloseCode, handleProtocols, makeServer } from 'gra
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { RequestAuthenticator } from '../auth';
 import type { Config } from '../config';
-import { requestBaseUrl, createLoaders, type GraphQLContext } from '../context';
+import { requestBaseUrl, createLoaders, type GraphQLContext } from '../graphql-kit/context';
 import { AppError, ErrorCode } from '../errors';
 import type { Logger } from '../logger';
 import type { Services } from '../services';
