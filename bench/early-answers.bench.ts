@@ -1,5 +1,5 @@
 /**
- * What lingering after an early answer costs (src/shared/lingering-close.ts): clients that go on
+ * What lingering after an early answer costs (src/http/lingering-close.ts): clients that go on
  * sending a 100 MB upload after its 401 (an axios-like client: it sends the whole body whatever
  * comes back), against the real HTTP server in this process. For each case: whether the clients
  * saw the answer, the bytes the server read and dropped, the CPU time this process spent (the
@@ -13,8 +13,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
-import { openDatabase } from '../src/db/database';
-import { createHttpServer } from '../src/http-server';
+import { openDatabase } from '../src/models';
+import { createHttpServer } from '../src/http/http-server';
 import { createLogger } from '../src/logger';
 
 const BODY_BYTES = 100 * 1024 * 1024;

@@ -14,8 +14,8 @@ import { Worker } from 'node:worker_threads';
 import { createApp } from '../src/app';
 import { mintToken } from '../src/auth';
 import { loadConfig } from '../src/config';
-import { openDatabase } from '../src/db/database';
-import { createHttpServer } from '../src/http-server';
+import { openDatabase } from '../src/models';
+import { createHttpServer } from '../src/http/http-server';
 import { createLogger } from '../src/logger';
 import { seedDemoData } from '../src/seed/seed';
 

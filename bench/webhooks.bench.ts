@@ -18,7 +18,7 @@ import { Webhook } from 'standardwebhooks';
 import { createApp } from '../src/app';
 import { mintToken } from '../src/auth';
 import { loadConfig } from '../src/config';
-import { openDatabase } from '../src/db/database';
+import { openDatabase } from '../src/models';
 import { createLogger } from '../src/logger';
 import { seedDemoData } from '../src/seed/seed';
 

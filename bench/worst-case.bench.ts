@@ -12,10 +12,10 @@ import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { createApp } from '../src/app';
-import { createHttpServer } from '../src/http-server';
+import { createHttpServer } from '../src/http/http-server';
 import { ALL_SCOPES, mintToken } from '../src/auth';
 import { loadConfig } from '../src/config';
-import { openDatabase } from '../src/db/database';
+import { openDatabase } from '../src/models';
 import { createLogger } from '../src/logger';
 import { seedDemoData } from '../src/seed/seed';
 

@@ -2,11 +2,11 @@ import type { ApolloServer } from '@apollo/server';
 import { Kind, type DocumentNode, type GraphQLFormattedError } from 'graphql';
 import type { Request, RequestHandler } from 'express';
 import { authenticationRequired } from '../src/auth';
-import type { GraphQLContext } from '../src/context';
+import type { GraphQLContext } from '../src/graphql-kit/context';
 import { AppError, ErrorCode, type ErrorDetail } from '../src/errors';
 import { responseTooLarge } from '../src/graphql/execution-limits';
 import { writeJson } from '../src/shared/json-writer';
-import { ifNoneMatchNames } from '../src/shared/response-encoding';
+import { ifNoneMatchNames } from '../src/http/response-encoding';
 import { sendError, toAppError } from './errors';
 import type { FacadeRoute } from './route';
 

@@ -15,7 +15,7 @@ import type { Config } from '../src/config';
 import { AppError, badRequest, ErrorCode, MAX_ERROR_DETAILS, unsupportedMediaType, type ErrorDetail } from '../src/errors';
 import { PassengerListDocument, PushPassengerListDocument, type PassengerRecordFragment } from '../src/graphql/generated/operations';
 import { gatewaySchema } from '../src/graphql/schema';
-import { boundedJsonBody } from '../src/shared/json-body';
+import { boundedJsonBody } from '../src/http/json-body';
 import { chooseExportFormat, exportETag, exportRepresentation, exportTooLarge, needsFlight, signedLinkPrincipal } from './passenger-export';
 import { formatPath, inputShapeProblems, type ShapeProblem } from './input-shape';
 import { readIdParameter, readQueryParameters } from './query';

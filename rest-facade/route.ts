@@ -2,7 +2,7 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { Request, RequestHandler } from 'express';
 import type { Principal } from '../src/auth/principal';
 import type { Config } from '../src/config';
-import type { GraphQLContext } from '../src/context';
+import type { GraphQLContext } from '../src/graphql-kit/context';
 
 /**
  * One legacy route: which named GraphQL operation it runs, how the request becomes the

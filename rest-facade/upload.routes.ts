@@ -4,7 +4,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { Upload } from 'graphql-upload-minimal';
 import { requireScope, Scope } from '../src/auth';
 import type { Config } from '../src/config';
-import type { GraphQLContext } from '../src/context';
+import type { GraphQLContext } from '../src/graphql-kit/context';
 import { asAppError, badRequest, truncateText, type AppError } from '../src/errors';
 import { UploadPassengerListDocument, type DateOrder } from '../src/graphql/generated/operations';
 import type { ReceivedFileUpload } from '../src/passengers/passenger-upload.service';
@@ -34,7 +34,7 @@ interface ReceivedFile {
  * exactly that size is taken, one byte more is 413). Everything that can be decided without the
  * body is decided first, without reading it: the token's scope (403), the Content-Type (400), a
  * Content-Length no upload can need (413). A body that ends inside a part or is malformed is 400.
- * A refused body is not parsed further (its rest lingers: src/shared/lingering-close.ts); a client
+ * A refused body is not parsed further (its rest lingers: src/http/lingering-close.ts); a client
  * that goes away stops the reading.
  */
 export function paxlistForm(config: Config): RequestHandler {

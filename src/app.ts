@@ -9,8 +9,8 @@ import { sendError, toAppError } from '../rest-facade/errors';
 import { createRequestAuthenticator, createTokenVerifier } from './auth';
 import { createLiveChanges, type LiveChanges } from './changes/live-changes';
 import type { Config } from './config';
-import { createContextFactory, requestBaseUrl, type GraphQLContext } from './context';
-import type { Database } from './db/database';
+import { createContextFactory, requestBaseUrl, type GraphQLContext } from './graphql-kit/context';
+import type { Database } from './models';
 import { AppError, ErrorCode, notFound } from './errors';
 import { createApolloServer } from './graphql/apollo';
 import { explorerRouter } from './graphql/explorer';
@@ -25,13 +25,13 @@ import { createServices, type Services } from './services';
 import { createSubscriptionServer } from './subscriptions/subscription-server';
 import { DeliveryStatus } from './webhooks/webhook-delivery.model';
 import { WebhookWorker } from './webhooks/webhook-worker';
-import { crossOrigin } from './shared/cors';
-import { encodeResponses } from './shared/response-encoding';
-import { boundedJsonBody, tokenBeforeMultipart } from './shared/json-body';
+import { crossOrigin } from './http/cors';
+import { encodeResponses } from './http/response-encoding';
+import { boundedJsonBody, tokenBeforeMultipart } from './http/json-body';
 import { checkJsonDepth } from './shared/json-depth';
-import { lingerAfterEarlyAnswers } from './shared/lingering-close';
+import { lingerAfterEarlyAnswers } from './http/lingering-close';
 import { MULTIPART_OVERHEAD_BYTES, clientGoneSignal, declaredLength, uploadTooLarge } from './shared/read-stream';
-import { requestRateLimit } from './shared/rate-limit';
+import { requestRateLimit } from './http/rate-limit';
 
 export interface AppDeps {
   config: Config;
@@ -81,7 +81,7 @@ export async function createApp({ config, logger, database, devToken, metrics }:
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   app.set('query parser', 'simple');
-  // ETags, compression and the UTF-8 encoding of bodies: encodeResponses (src/shared/response-encoding.ts).
+  // ETags, compression and the UTF-8 encoding of bodies: encodeResponses (src/http/response-encoding.ts).
   app.set('etag', false);
 
   // First: every answer sent before its request's body arrived in full lingers, so the client reads it.
@@ -203,7 +203,7 @@ export async function createApp({ config, logger, database, devToken, metrics }:
  * can need is refused (413, the answer of a file over the limit) before reading; a body that is
  * malformed or ends early is 400; the file's own limit is the service's (exactly uploadMaxBytes is
  * taken, one byte more is 413, as through REST). A body answered before it was read to its end
- * lingers (src/shared/lingering-close.ts); the upload stops when the client goes away.
+ * lingers (src/http/lingering-close.ts); the upload stops when the client goes away.
  */
 function graphqlUploads(config: Config): express.RequestHandler {
   const { uploadMaxBytes, jsonMaxBytes } = config.limits;

@@ -94,7 +94,7 @@ export interface DatabaseTimeoutsConfig {
 
 /**
  * After an answer sent before the request's body arrived in full, the connection closes; until
- * then the rest of the body is read and dropped, so the client can read the answer (src/shared/lingering-close.ts).
+ * then the rest of the body is read and dropped, so the client can read the answer (src/http/lingering-close.ts).
  */
 export interface LingerConfig {
   /** Longest a connection lingers after its early answer was sent. */

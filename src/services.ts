@@ -4,7 +4,7 @@ import type { ChangeFeed } from './changes/change-event';
 import type { LiveChanges } from './changes/live-changes';
 import type { Config } from './config';
 import { serverTimeLimitMs } from './db/database';
-import type { Models } from './db/models';
+import type { Models } from './models';
 import { FlightService } from './flights/flight.service';
 import { PassengerListService } from './passengers/passenger-list.service';
 import { PassengerUploadService } from './passengers/passenger-upload.service';

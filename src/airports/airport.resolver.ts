@@ -1,8 +1,8 @@
 import { Arg, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import { Scope } from '../auth';
-import type { GraphQLContext } from '../context';
+import type { GraphQLContext } from '../graphql-kit/context';
 import { Airport, AirportInput } from './airport.type';
-import { LIST_ROWS, listComplexity } from '../graphql/complexity';
+import { LIST_ROWS, listComplexity } from '../graphql-kit/complexity';
 import { invalidInput } from '../errors';
 
 /** Longest airport search: codes, cities and countries are far shorter; a longer term is a mistake. */

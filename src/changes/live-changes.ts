@@ -1,5 +1,5 @@
 import type { ChangesConfig } from '../config';
-import type { Models } from '../db/models';
+import type { Models } from '../models';
 import type { Logger } from '../logger';
 import type { ChangeFeed } from './change-event';
 import { ChangeFeedReader } from './change-feed';

@@ -5,14 +5,16 @@ import type { Logger } from '../logger';
 import { isDatabaseUnavailable } from './database-errors';
 import { DatabaseHealth } from './database-health';
 import { startEmbeddedMongoInThread } from './embedded/thread';
-import { createModels, ensureIndexes, type Models } from './models';
 
 /** Name of the database the service uses on the embedded engine (a real URI names its own). */
 export const EMBEDDED_DATABASE = 'broker';
 
-export interface Database {
+/** The models a caller binds to the connection (src/models.ts, the service's registry): the database layer knows none of them. */
+export type ModelSet = Record<string, { createIndexes(): Promise<unknown> }>;
+
+export interface Database<M extends ModelSet = ModelSet> {
   connection: Connection;
-  models: Models;
+  models: M;
   /** `embedded` when the development engine (in a worker thread of this process) is behind the connection. */
   kind: 'embedded' | 'external';
   /** The URI with any password masked, for logs. */
@@ -59,7 +61,12 @@ export interface OpenDatabaseOptions {
  * with a driver time-out or network error, which the error formatter turns into a 503, instead of
  * holding it for the operating system's TCP time-outs.
  */
-export async function openDatabase(config: Config, logger: Logger, options: OpenDatabaseOptions = {}): Promise<Database> {
+export async function connectDatabase<M extends ModelSet>(
+  config: Config,
+  logger: Logger,
+  defineModels: (connection: Connection) => M,
+  options: OpenDatabaseOptions = {},
+): Promise<Database<M>> {
   let stopEngine: (() => Promise<void>) | undefined;
   let uri = options.uri ?? config.mongodbUri;
   let kind: Database['kind'] = 'external';
@@ -78,7 +85,7 @@ export async function openDatabase(config: Config, logger: Logger, options: Open
   const attemptMs = Math.floor(timeouts.operationTimeoutMs / 2);
   const connection = mongoose.createConnection();
   connection.set('autoIndex', false);
-  // Registered before createModels: connection plugins apply to the models defined afterwards.
+  // Registered before defineModels: connection plugins apply to the models defined afterwards.
   // A little under the client's wait, so a slow but live server answers MaxTimeMSExpired first.
   connection.plugin(limitServerTime(serverTimeLimitMs(timeouts.operationTimeoutMs)));
   let closed = false;
@@ -86,7 +93,7 @@ export async function openDatabase(config: Config, logger: Logger, options: Open
     if (!closed) logger.warn('database connection lost; the driver keeps retrying');
   });
   connection.on('reconnected', () => logger.info('database connection restored'));
-  const models = createModels(connection);
+  const models = defineModels(connection);
   const displayUri = maskPassword(uri);
 
   const driverOptions = {
@@ -120,7 +127,7 @@ export async function openDatabase(config: Config, logger: Logger, options: Open
           connected = true;
         }
         supportsTransactions = await askTransactionSupport(connection, logger);
-        await ensureIndexes(models);
+        await Promise.all(Object.values(models).map((model) => model.createIndexes()));
         break;
       } catch (error) {
         // A server that is down, or too slow for the time limits on a loaded machine, is waited

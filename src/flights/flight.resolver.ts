@@ -1,7 +1,7 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Airport } from '../airports/airport.type';
 import { Scope } from '../auth';
-import type { GraphQLContext } from '../context';
+import type { GraphQLContext } from '../graphql-kit/context';
 import { FALLBACK_COLOURS } from '../resources/resource.model';
 import { Resource } from '../resources/resource.type';
 import { formatLocalDateTime } from '../shared/local-time';
@@ -9,8 +9,8 @@ import { DateRangeArgs } from '../timeline/date-range.args';
 import { parseDateRange } from '../timeline/date-range';
 import type { FlightData } from './flight.service';
 import { CreateFlightInput, Flight, FlightEndpoint, UpdateFlightInput } from './flight.type';
-import { dateRangeListComplexity } from '../graphql/complexity';
-import { flightGlobalId } from '../graphql/node';
+import { dateRangeListComplexity } from '../graphql-kit/complexity';
+import { flightGlobalId } from '../shared/global-id';
 
 type ColourKey = 'background' | 'text' | 'border';
 

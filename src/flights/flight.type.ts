@@ -1,5 +1,5 @@
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
-import { Node } from '../graphql/node';
+import { Node } from '../graphql-kit/node';
 
 @ObjectType({ description: 'One end of a flight: where and when, as a UTC instant and as local time there.' })
 export class FlightEndpoint {

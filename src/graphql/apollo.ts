@@ -3,7 +3,7 @@ import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDi
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import type { Config } from '../config';
-import type { GraphQLContext } from '../context';
+import type { GraphQLContext } from '../graphql-kit/context';
 import { ErrorCode, MAX_ERROR_DETAILS } from '../errors';
 import type { Logger } from '../logger';
 import { EXACTLY_TYPED_OUTPUT_TYPES } from '../timeline/timeline-event.type';

@@ -1,6 +1,6 @@
 import type { AuthChecker } from 'type-graphql';
 import { requireScope, type Scope } from '../auth';
-import type { GraphQLContext } from '../context';
+import type { GraphQLContext } from '../graphql-kit/context';
 
 /**
  * `@Authorized(scope)` on a field demands that scope. Throwing (instead of returning false) lets

@@ -3,6 +3,7 @@ import type { ApolloServerPlugin } from '@apollo/server';
 import { defaultFieldResolver, getNullableType, isListType, isObjectType, type FormattedExecutionResult, type GraphQLSchema } from 'graphql';
 import { AppError, ErrorCode } from '../errors';
 import { writeJson } from '../shared/json-writer';
+import type { AnswerHolder } from '../graphql-kit/context';
 
 /*
  * Server-side caps on what one GraphQL request may spend once it runs: a deadline on execution
@@ -74,17 +75,6 @@ export function responseTooLarge(bytes: number, maxBytes: number): AppError {
 export function utf8Length(text: string): number {
   // Every UTF-16 unit is at most 3 UTF-8 bytes.
   return text.length * 3 <= 64 * 1024 ? text.length : Buffer.byteLength(text);
-}
-
-/**
- * Where `responseSizeLimit`'s plugin leaves the UTF-8 bytes of an HTTP request's answer: the
- * context's `answer` (a holder object, as Apollo gives plugins a shallow copy of the context).
- * For such an answer `stringifyResult` gives Apollo an empty string, and the HTTP route (src/app.ts,
- * `sendEncodedAnswer`) sends these bytes in its place: no 2 MB string per answer.
- */
-export interface AnswerHolder {
-  /** Set by the plugin, taken (and cleared) by the HTTP route as it sends them. */
-  bytes?: Buffer;
 }
 
 /** What the plugin encoded, kept on the answer's own `data` under a symbol (JSON ignores it), so it dies with the answer. */

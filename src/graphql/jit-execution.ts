@@ -2,7 +2,7 @@ import { HeaderMap, type ApolloServerPlugin, type GraphQLResponse } from '@apoll
 import { GraphQLError, typeFromAST, valueFromAST, type GraphQLFormattedError, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { LRUCache } from 'lru-cache';
-import type { GraphQLContext } from '../context';
+import type { GraphQLContext } from '../graphql-kit/context';
 import { ErrorCode } from '../errors';
 import { withOperationSpan } from '../telemetry/operation-span';
 import { leavesAreTrusted } from './trusted-leaves';

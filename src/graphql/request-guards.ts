@@ -18,9 +18,9 @@ import {
 import { fieldExtensionsEstimator, getComplexity, simpleEstimator } from 'graphql-query-complexity';
 import { authenticationRequired } from '../auth';
 import type { Config } from '../config';
-import type { GraphQLContext } from '../context';
+import type { GraphQLContext } from '../graphql-kit/context';
 import { AppError, badRequest, ErrorCode, invalidInput, payloadTooLarge, truncateText, type ErrorDetail } from '../errors';
-import type { CostContext } from './complexity';
+import type { CostContext } from '../graphql-kit/complexity';
 import { startExecutionClock } from './execution-limits';
 
 /*

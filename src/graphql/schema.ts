@@ -14,7 +14,7 @@ import { TimelineResolver } from '../timeline/timeline.resolver';
 import { WebhookResolver } from '../webhooks/webhook.resolver';
 import { scopeAuthChecker } from './auth-checker';
 import { errorCodeTypeDefs } from './error-codes.schema';
-import { NodeResolver, withSyncNodeResolveType } from './node';
+import { NodeResolver, withSyncNodeResolveType } from '../graphql-kit/node';
 import { enforceExecutionDeadline } from './execution-limits';
 
 /** type-graphql gives the root types no description; Sandbox and GraphiQL show these. */

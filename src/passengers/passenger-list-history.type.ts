@@ -1,5 +1,5 @@
 import { Field, Int, ObjectType } from 'type-graphql';
-import { listComplexity } from '../graphql/complexity';
+import { listComplexity } from '../graphql-kit/complexity';
 
 /*
  * The audit trail of a passenger list. Field names are the contract's (`luogonascita`,

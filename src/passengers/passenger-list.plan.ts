@@ -60,158 +60,194 @@ const isId = (value: unknown): value is number => typeof value === 'number' && N
  * passenger rules, resolves parent links, and reports every problem at once. Pure: the caller
  * writes the resulting list in one atomic update (or nothing).
  */
-export function planPassengerChanges(
-  current: readonly StoredPassenger[],
-  changes: PassengerChangeSet,
-  context: { flightId: number; today: Date | string; maxPassengers?: number },
-): ChangePlan {
-  const problems: ChangeProblem[] = [];
-  const conflicts: ChangeProblem[] = [];
-  const problem = (origin: Origin, id: number | null, field: string, message: string, value?: unknown) =>
-    problems.push({ group: origin.group, index: origin.index, id, field, message, ...(value !== undefined ? { value } : {}) });
+export function planPassengerChanges(current: readonly StoredPassenger[], changes: PassengerChangeSet, context: PlanContext): ChangePlan {
+  const plan = new Planner(current, context);
+  changes.deleted.forEach((entry, index) => plan.delete(entry, index));
+  changes.modified.forEach((record, index) => plan.modify(record, index));
+  plan.readRowNumbers(changes.created);
+  changes.created.forEach((record, index) => plan.create(record, index));
+  plan.dropDeleted();
+  plan.checkLimit();
+  plan.checkLinks();
+  return plan.result();
+}
 
-  const stored = new Map(current.map((passenger) => [passenger.id, passenger]));
-  const next = new Map(stored);
-  const origins = new Map<number, Origin>();
-  const modifiedIds: number[] = [];
+interface PlanContext {
+  flightId: number;
+  today: Date | string;
+  maxPassengers?: number;
+}
 
-  // deleted: ids, or objects with an id
-  const deleting = new Map<number, Origin>();
-  changes.deleted.forEach((entry, index) => {
+/** The state of one planning: the list as it becomes, where each touched record came from, and the problems found. */
+class Planner {
+  private readonly problems: ChangeProblem[] = [];
+  private readonly conflicts: ChangeProblem[] = [];
+  private readonly stored: Map<number, StoredPassenger>;
+  private readonly next: Map<number, StoredPassenger>;
+  /** The element of the push that touched each record (problems about links name it). */
+  private readonly origins = new Map<number, Origin>();
+  private readonly modifiedIds: number[] = [];
+  private readonly modifying = new Set<number>();
+  private readonly deleting = new Map<number, Origin>();
+  /** row_number of created records (as the upload returns them), for row_number_parent_id links. */
+  private readonly idByRowNumber = new Map<number, number>();
+  private readonly seenCreatedIds = new Set<number>();
+  private readonly added: { origin: Origin; id: number }[] = [];
+
+  constructor(
+    current: readonly StoredPassenger[],
+    private readonly context: PlanContext,
+  ) {
+    this.stored = new Map(current.map((passenger) => [passenger.id, passenger]));
+    this.next = new Map(this.stored);
+  }
+
+  private problem(origin: Origin, id: number | null, field: string, message: string, value?: unknown): void {
+    this.problems.push({ group: origin.group, index: origin.index, id, field, message, ...(value !== undefined ? { value } : {}) });
+  }
+
+  private report(origin: Origin, id: number | null, fieldProblems: { field: string; value: unknown; message: string }[]): void {
+    for (const item of fieldProblems) this.problem(origin, id, item.field, item.message, item.value);
+  }
+
+  private checkFlight(origin: Origin, id: number | null, record: PassengerChange): void {
+    if (record.idvolo !== undefined && record.idvolo !== null && record.idvolo !== this.context.flightId) {
+      this.problem(origin, id, 'idvolo', `idvolo ${String(record.idvolo)} does not match the flight ${this.context.flightId} of the path`, record.idvolo);
+    }
+  }
+
+  /** deleted: ids, or objects with an id. */
+  delete(entry: unknown, index: number): void {
     const origin = { group: 'deleted' as const, index };
     const id = typeof entry === 'object' && entry !== null ? (entry as { id?: unknown }).id : entry;
-    if (!isId(id)) problem(origin, null, 'id', 'expected a positive integer id, or an object with one', entry);
-    else if (deleting.has(id)) problem(origin, id, 'id', `passenger ${id} is listed twice in deleted`);
-    else if (!stored.has(id)) problem(origin, id, 'id', `passenger ${id} does not exist on flight ${context.flightId}`);
-    else deleting.set(id, origin);
-  });
+    if (!isId(id)) this.problem(origin, null, 'id', 'expected a positive integer id, or an object with one', entry);
+    else if (this.deleting.has(id)) this.problem(origin, id, 'id', `passenger ${id} is listed twice in deleted`);
+    else if (!this.stored.has(id)) this.problem(origin, id, 'id', `passenger ${id} does not exist on flight ${this.context.flightId}`);
+    else this.deleting.set(id, origin);
+  }
 
-  const checkFlight = (origin: Origin, id: number | null, record: PassengerChange) => {
-    if (record.idvolo !== undefined && record.idvolo !== null && record.idvolo !== context.flightId) {
-      problem(origin, id, 'idvolo', `idvolo ${String(record.idvolo)} does not match the flight ${context.flightId} of the path`, record.idvolo);
-    }
-  };
-  const report = (origin: Origin, id: number | null, fieldProblems: { field: string; value: unknown; message: string }[]) => {
-    for (const item of fieldProblems) problem(origin, id, item.field, item.message, item.value);
-  };
-
-  // modified: present fields replace stored ones; the merged record is validated whole
-  const modifying = new Set<number>();
-  changes.modified.forEach((record, index) => {
+  /** modified: present fields replace stored ones; the merged record is validated whole. */
+  modify(record: PassengerChange, index: number): void {
     const origin = { group: 'modified' as const, index };
     const id = record.id;
-    if (!isId(id)) return problem(origin, null, 'id', 'a modified record needs the integer id of an existing passenger', id ?? null);
-    if (modifying.has(id)) return problem(origin, id, 'id', `passenger ${id} is modified twice in one push`);
-    modifying.add(id);
-    const before = stored.get(id);
-    if (!before) return problem(origin, id, 'id', `passenger ${id} does not exist on flight ${context.flightId}`);
-    if (deleting.has(id)) return problem(origin, id, 'id', `passenger ${id} is both modified and deleted`);
-    checkFlight(origin, id, record);
+    if (!isId(id)) return this.problem(origin, null, 'id', 'a modified record needs the integer id of an existing passenger', id ?? null);
+    if (this.modifying.has(id)) return this.problem(origin, id, 'id', `passenger ${id} is modified twice in one push`);
+    this.modifying.add(id);
+    const before = this.stored.get(id);
+    if (!before) return this.problem(origin, id, 'id', `passenger ${id} does not exist on flight ${this.context.flightId}`);
+    if (this.deleting.has(id)) return this.problem(origin, id, 'id', `passenger ${id} is both modified and deleted`);
+    this.checkFlight(origin, id, record);
     const merged: Record<string, unknown> = { ...before };
     for (const field of PASSENGER_FIELDS) if (record[field] !== undefined) merged[field] = record[field];
-    const { value, problems: fieldProblems } = normalizePassenger(merged, { today: context.today });
-    report(origin, id, fieldProblems);
+    const { value, problems: fieldProblems } = normalizePassenger(merged, { today: this.context.today });
+    this.report(origin, id, fieldProblems);
     if (record.parent_id !== undefined && record.parent_id !== null && !isId(record.parent_id)) {
-      problem(origin, id, 'parent_id', 'parent_id must be the integer id of another passenger, or null', record.parent_id);
+      this.problem(origin, id, 'parent_id', 'parent_id must be the integer id of another passenger, or null', record.parent_id);
     }
     if (!value) return;
     const parentId = record.parent_id === undefined ? before.parent_id : (record.parent_id as number | null);
-    next.set(id, toStored(id, value, parentId));
-    origins.set(id, origin);
-    modifiedIds.push(id);
-  });
+    this.next.set(id, toStored(id, value, parentId));
+    this.origins.set(id, origin);
+    this.modifiedIds.push(id);
+  }
 
-  // row_number of created records (as the upload returns them), for row_number_parent_id links
-  const idByRowNumber = new Map<number, number>();
-  changes.created.forEach((record, index) => {
-    if (record.row_number === undefined || record.row_number === null || !isId(record.id)) return;
-    const origin = { group: 'created' as const, index };
-    if (!isId(record.row_number)) problem(origin, record.id, 'row_number', 'row_number must be a positive integer', record.row_number);
-    else if (idByRowNumber.has(record.row_number)) problem(origin, record.id, 'row_number', `row_number ${record.row_number} is used by two created records`);
-    else idByRowNumber.set(record.row_number, record.id);
-  });
+  readRowNumbers(created: readonly PassengerChange[]): void {
+    created.forEach((record, index) => {
+      if (record.row_number === undefined || record.row_number === null || !isId(record.id)) return;
+      const origin = { group: 'created' as const, index };
+      if (!isId(record.row_number)) this.problem(origin, record.id, 'row_number', 'row_number must be a positive integer', record.row_number);
+      else if (this.idByRowNumber.has(record.row_number)) this.problem(origin, record.id, 'row_number', `row_number ${record.row_number} is used by two created records`);
+      else this.idByRowNumber.set(record.row_number, record.id);
+    });
+  }
 
-  // created: client-chosen ids; a retry of an identical record is a no-op
-  const seenCreatedIds = new Set<number>();
-  const added: { origin: Origin; id: number }[] = [];
-  changes.created.forEach((record, index) => {
+  /** created: client-chosen ids; a retry of an identical record is a no-op. */
+  create(record: PassengerChange, index: number): void {
     const origin = { group: 'created' as const, index };
     const id = record.id;
-    if (!isId(id)) return problem(origin, null, 'id', 'a created record needs an integer id (from 1) chosen by the client, unique within the flight', id ?? null);
-    if (seenCreatedIds.has(id)) return problem(origin, id, 'id', `id ${id} is used by two created records`);
-    seenCreatedIds.add(id);
-    checkFlight(origin, id, record);
-    const { value, problems: fieldProblems } = normalizePassenger(record as Record<string, unknown>, { today: context.today });
-    report(origin, id, fieldProblems);
-    const parentId = createdParent(record, idByRowNumber, (field, message, given) => problem(origin, id, field, message, given));
+    if (!isId(id)) return this.problem(origin, null, 'id', 'a created record needs an integer id (from 1) chosen by the client, unique within the flight', id ?? null);
+    if (this.seenCreatedIds.has(id)) return this.problem(origin, id, 'id', `id ${id} is used by two created records`);
+    this.seenCreatedIds.add(id);
+    this.checkFlight(origin, id, record);
+    const { value, problems: fieldProblems } = normalizePassenger(record as Record<string, unknown>, { today: this.context.today });
+    this.report(origin, id, fieldProblems);
+    const parentId = createdParent(record, this.idByRowNumber, (field, message, given) => this.problem(origin, id, field, message, given));
     if (!value || parentId === undefined) return;
     const candidate = toStored(id, value, parentId);
-    const existing = stored.get(id);
-    origins.set(id, origin);
-    if (existing && !deleting.has(id)) {
+    const existing = this.stored.get(id);
+    this.origins.set(id, origin);
+    if (existing && !this.deleting.has(id)) {
       if (!samePassenger(existing, candidate)) {
-        conflicts.push({ group: 'created', index, id, field: 'id', message: `passenger ${id} already exists on flight ${context.flightId} with different content: use modified to change it` });
+        this.conflicts.push({ group: 'created', index, id, field: 'id', message: `passenger ${id} already exists on flight ${this.context.flightId} with different content: use modified to change it` });
       }
       return;
     }
-    next.set(id, candidate);
-    added.push({ origin, id });
-  });
+    this.next.set(id, candidate);
+    this.added.push({ origin, id });
+  }
 
-  // A record deleted and created again by the same push is replaced (in place), not lost.
-  const createdIdSet = new Set(added.map(({ id }) => id));
-  for (const [id, origin] of deleting) {
-    if (!createdIdSet.has(id)) {
-      next.delete(id);
-      origins.set(id, origin);
+  /** A record deleted and created again by the same push is replaced (in place), not lost. */
+  dropDeleted(): void {
+    const createdIdSet = new Set(this.added.map(({ id }) => id));
+    for (const [id, origin] of this.deleting) {
+      if (!createdIdSet.has(id)) {
+        this.next.delete(id);
+        this.origins.set(id, origin);
+      }
     }
   }
 
-  // The limit keeps the stored document bounded whatever clients send; it names the first record over it.
-  const max = context.maxPassengers ?? Number.POSITIVE_INFINITY;
-  if (next.size > max && added.length) {
-    const first = Math.max(0, added.length - (next.size - max));
-    const { origin, id } = added[first];
-    const rest = added.length - first - 1;
-    problem(origin, id, 'id', `the list would hold ${next.size} passengers, over the limit of ${max} a flight may have: ${rest ? `this record and the ${rest} created after it do not fit` : 'this record does not fit'}`);
+  /** The limit keeps the stored document bounded whatever clients send; it names the first record over it. */
+  checkLimit(): void {
+    const max = this.context.maxPassengers ?? Number.POSITIVE_INFINITY;
+    const size = this.next.size;
+    if (size <= max || !this.added.length) return;
+    const first = Math.max(0, this.added.length - (size - max));
+    const { origin, id } = this.added[first];
+    const rest = this.added.length - first - 1;
+    this.problem(origin, id, 'id', `the list would hold ${size} passengers, over the limit of ${max} a flight may have: ${rest ? `this record and the ${rest} created after it do not fit` : 'this record does not fit'}`);
   }
 
-  // links in the resulting list: no dangling, self, circular or child-of-child links
-  for (const passenger of next.values()) {
-    const parentId = passenger.parent_id;
-    if (parentId === null) continue;
-    const origin = origins.get(passenger.id);
-    if (parentId === passenger.id) {
-      if (origin) problem(origin, passenger.id, 'parent_id', `passenger ${passenger.id} names itself as parent`);
-      continue;
-    }
-    const parent = next.get(parentId);
-    if (!parent) {
-      const deletedParent = deleting.get(parentId);
-      if (deletedParent) problem(deletedParent, parentId, 'id', `passenger ${parentId} cannot be deleted: passenger ${passenger.id} names it as parent (delete or relink the child too)`);
-      else if (origin) problem(origin, passenger.id, 'parent_id', `parent_id ${parentId} is not a passenger of flight ${context.flightId}`);
-      continue;
-    }
-    if (parent.parent_id === passenger.id) {
-      if (origin) problem(origin, passenger.id, 'parent_id', `circular parent link between passengers ${passenger.id} and ${parentId}`);
-    } else if (parent.parent_id !== null) {
-      if (origin) problem(origin, passenger.id, 'parent_id', `parent ${parentId} is itself linked to a parent: a parent must be an adult without a parent link`);
+  /** Links in the resulting list: no dangling, self, circular or child-of-child links. */
+  checkLinks(): void {
+    for (const passenger of this.next.values()) {
+      const parentId = passenger.parent_id;
+      if (parentId === null) continue;
+      const origin = this.origins.get(passenger.id);
+      if (parentId === passenger.id) {
+        if (origin) this.problem(origin, passenger.id, 'parent_id', `passenger ${passenger.id} names itself as parent`);
+        continue;
+      }
+      const parent = this.next.get(parentId);
+      if (!parent) {
+        const deletedParent = this.deleting.get(parentId);
+        if (deletedParent) this.problem(deletedParent, parentId, 'id', `passenger ${parentId} cannot be deleted: passenger ${passenger.id} names it as parent (delete or relink the child too)`);
+        else if (origin) this.problem(origin, passenger.id, 'parent_id', `parent_id ${parentId} is not a passenger of flight ${this.context.flightId}`);
+        continue;
+      }
+      if (parent.parent_id === passenger.id) {
+        if (origin) this.problem(origin, passenger.id, 'parent_id', `circular parent link between passengers ${passenger.id} and ${parentId}`);
+      } else if (parent.parent_id !== null) {
+        if (origin) this.problem(origin, passenger.id, 'parent_id', `parent ${parentId} is itself linked to a parent: a parent must be an adult without a parent link`);
+      }
     }
   }
 
-  const createdIds = added.map(({ id }) => id);
-  const deletedIds = [...deleting.keys()];
-  return {
-    passengers: [...next.values()],
-    created: createdIds.length,
-    modified: modifiedIds.length,
-    deleted: deletedIds.length,
-    createdIds,
-    modifiedIds,
-    deletedIds,
-    problems,
-    conflicts,
-  };
+  result(): ChangePlan {
+    const createdIds = this.added.map(({ id }) => id);
+    const deletedIds = [...this.deleting.keys()];
+    return {
+      passengers: [...this.next.values()],
+      created: createdIds.length,
+      modified: this.modifiedIds.length,
+      deleted: deletedIds.length,
+      createdIds,
+      modifiedIds: this.modifiedIds,
+      deletedIds,
+      problems: this.problems,
+      conflicts: this.conflicts,
+    };
+  }
 }
 
 /**

@@ -1,10 +1,10 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Scope } from '../auth';
-import type { GraphQLContext } from '../context';
+import type { GraphQLContext } from '../graphql-kit/context';
 import { badRequest } from '../errors';
 import type { FlightData } from '../flights/flight.service';
 import { Flight } from '../flights/flight.type';
-import { LIST_ROWS, listComplexity } from '../graphql/complexity';
+import { LIST_ROWS, listComplexity } from '../graphql-kit/complexity';
 import { Passenger, PassengerList, PassengerListChangesInput, PassengerListPushResult } from './passenger.type';
 import { PassengerListChange, PassengerListDownload, PassengerListExportEntry } from './passenger-list-history.type';
 import { insufficientScope } from '../auth/bearer-errors';
@@ -13,6 +13,7 @@ import { DOWNLOAD_LINK_SECONDS, downloadLinkKey, signedQuery } from './export/do
 import { EXPORT_FORMAT_NAMES, isExportFormat, needsFlight } from './export/export-format';
 import type { PassengerChangeSet } from './passenger-list.plan';
 import type { PassengerRecord } from './passenger.record';
+import { passengerGlobalId } from '../shared/global-id';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,200}$/;
 
@@ -104,14 +105,6 @@ export class FlightPassengersResolver {
   passengers(@Root() flight: FlightData, @Ctx() ctx: GraphQLContext) {
     return ctx.loaders.passengersByFlight.load(flight.id);
   }
-}
-
-/**
- * A stored record's global id: its flight and its number in that flight's list, e.g. `42:7`.
- * Clients treat it as opaque; it never changes while the record exists.
- */
-export function passengerGlobalId(record: Pick<PassengerRecord, 'idvolo' | 'id'>): string {
-  return `${record.idvolo}:${record.id}`;
 }
 
 @Resolver(() => Passenger)

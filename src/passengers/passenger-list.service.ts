@@ -186,81 +186,62 @@ export class PassengerListService {
       .lean<Pick<FlightDocument, 'resourceId' | 'departure' | 'arrival'>>()
       .exec();
     if (!flight) throw notFound(`Flight ${flightId} does not exist`);
-    const departureDay = await this.departureDay(flight.departure);
-    const requestHash = createHash('sha256').update(JSON.stringify(changes)).digest('hex');
+    const target: PushTarget = { flight, departureDay: await this.departureDay(flight.departure), requestHash: createHash('sha256').update(JSON.stringify(changes)).digest('hex') };
 
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
-      const now = this.now();
-      const doc = await this.deps.passengerLists
-        .findOne({ flightId }, { _id: 0, version: 1, passengers: 1, requests: 1, deletedAt: 1, 'historyDetails.bytes': 1 })
-        .lean<CurrentList>()
-        .exec();
-      if (doc?.deletedAt) throw notFound(`Flight ${flightId} does not exist`);
-      const current: CurrentList = doc ?? { version: 0, passengers: [], requests: [] };
-      const fresh = (current.requests ?? []).filter((request) => now.getTime() - new Date(request.at).getTime() < IDEMPOTENCY_WINDOW_MS);
-
-      if (idempotencyKey) {
-        const earlier = fresh.find((request) => request.key === idempotencyKey);
-        if (earlier) {
-          if (earlier.hash === requestHash) return replay(flightId, earlier, current, departureDay);
-          throw conflict(`Idempotency-Key "${idempotencyKey}" was already used within 24 hours with a different body`, [
-            { field: 'Idempotency-Key', message: 'use a new key for a different change set' },
-          ]);
-        }
-      }
-      if (input.expectedVersion != null && input.expectedVersion !== current.version) {
-        throw staleVersion(input.expectedVersion, current.version);
-      }
-
-      const plan = planPassengerChanges(current.passengers, changes, { flightId, today: now, maxPassengers: this.deps.maxPassengers });
-      if (plan.problems.length) throw unprocessable(summarise('The change set was not applied', plan.problems), plan.problems.map(toDetail));
-      if (plan.conflicts.length) throw conflict(summarise('The change set was not applied', plan.conflicts), plan.conflicts.map(toDetail));
-
-      const result: PushPassengerListResult = {
-        status: 'ok',
-        flight_id: flightId,
-        version: current.version,
-        created: plan.created,
-        modified: plan.modified,
-        deleted: plan.deleted,
-        passengers: plan.passengers.length,
-        warnings: passengerListWarnings(plan.passengers, departureDay),
-      };
-      // A retried push whose records are all in place already changes nothing and writes nothing.
-      if (plan.created + plan.modified + plan.deleted === 0 && !idempotencyKey) return result;
-
-      result.version = current.version + 1;
-      const change: PassengerListChange = {
-        version: result.version,
-        at: now,
-        subject: clip(input.principal.subject),
-        tokenId: input.principal.tokenId != null ? clip(input.principal.tokenId) : null,
-        idempotencyKey: idempotencyKey ?? null,
-        created: plan.created,
-        modified: plan.modified,
-        deleted: plan.deleted,
-        passengers: plan.passengers.length,
-      };
-      const details = boundHistoryDetails((doc?.historyDetails ?? []).map((detail) => detail.bytes), describePassengerChanges(current.passengers, plan, result.version));
-      // Older records are kept (compacted, if written by an older release) up to the limit, oldest dropped first.
-      const kept = fresh.map((request) => compact(request, departureDay));
-      const requests: RecentRequest[] = idempotencyKey
-        ? [...kept.slice(-(PASSENGER_LIST_REQUEST_LIMIT - 1)), { key: idempotencyKey, hash: requestHash, at: now, version: result.version, created: plan.created, modified: plan.modified, deleted: plan.deleted, passengers: plan.passengers.length, departureDay }]
-        : kept.slice(-PASSENGER_LIST_REQUEST_LIMIT);
-      const event = pendingEvent(ChangeEventType.PassengerListUpdated, flightId, change.subject, {
-        flight: placementOf(flight),
-        passengerList: { version: result.version, created: plan.createdIds, modified: plan.modifiedIds, deleted: plan.deletedIds, count: plan.passengers.length },
-      }, now);
-      if (await this.write(flightId, doc !== null, current.version, plan.passengers, change, requests, event, details)) {
-        await this.deps.publisher.publish('passengerList', flightId);
-        return result;
-      }
+      const outcome = await this.tryPush(input, target);
+      if (!('lostAtVersion' in outcome)) return outcome;
       // With a key, read again first: the winner may have been this very request, sent twice.
-      if (input.expectedVersion != null && !idempotencyKey) throw staleVersion(input.expectedVersion, current.version + 1);
+      if (input.expectedVersion != null && !idempotencyKey) throw staleVersion(input.expectedVersion, outcome.lostAtVersion + 1);
       // Lost the race to another writer (or to a delete): back off a little and plan again on what is there now.
       await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, attempt * 2)));
     }
     throw conflict('The passenger list is changing too fast to apply this push; retry it');
+  }
+
+  /** One read-plan-write round: the answer, or the version read when another writer got there first. */
+  private async tryPush(input: PushPassengerListInput, target: PushTarget): Promise<PushPassengerListResult | { lostAtVersion: number }> {
+    const { flightId, changes, idempotencyKey } = input;
+    const now = this.now();
+    const doc = await this.deps.passengerLists
+      .findOne({ flightId }, { _id: 0, version: 1, passengers: 1, requests: 1, deletedAt: 1, 'historyDetails.bytes': 1 })
+      .lean<CurrentList>()
+      .exec();
+    if (doc?.deletedAt) throw notFound(`Flight ${flightId} does not exist`);
+    const current: CurrentList = doc ?? { version: 0, passengers: [], requests: [] };
+    const fresh = (current.requests ?? []).filter((request) => now.getTime() - new Date(request.at).getTime() < IDEMPOTENCY_WINDOW_MS);
+    const earlier = idempotencyKey ? fresh.find((request) => request.key === idempotencyKey) : undefined;
+    if (earlier) {
+      if (earlier.hash === target.requestHash) return replay(flightId, earlier, current, target.departureDay);
+      throw conflict(`Idempotency-Key "${idempotencyKey}" was already used within 24 hours with a different body`, [
+        { field: 'Idempotency-Key', message: 'use a new key for a different change set' },
+      ]);
+    }
+    if (input.expectedVersion != null && input.expectedVersion !== current.version) throw staleVersion(input.expectedVersion, current.version);
+
+    const plan = planPassengerChanges(current.passengers, changes, { flightId, today: now, maxPassengers: this.deps.maxPassengers });
+    if (plan.problems.length) throw unprocessable(summarise('The change set was not applied', plan.problems), plan.problems.map(toDetail));
+    if (plan.conflicts.length) throw conflict(summarise('The change set was not applied', plan.conflicts), plan.conflicts.map(toDetail));
+    const result: PushPassengerListResult = {
+      status: 'ok',
+      flight_id: flightId,
+      version: current.version,
+      created: plan.created,
+      modified: plan.modified,
+      deleted: plan.deleted,
+      passengers: plan.passengers.length,
+      warnings: passengerListWarnings(plan.passengers, target.departureDay),
+    };
+    // A retried push whose records are all in place already changes nothing and writes nothing.
+    if (plan.created + plan.modified + plan.deleted === 0 && !idempotencyKey) return result;
+
+    result.version = current.version + 1;
+    const record = pushRecord(input, target, { doc, current, fresh, plan, now, version: result.version });
+    if (!(await this.write(flightId, doc !== null, current.version, plan.passengers, record.change, record.requests, record.event, record.details))) {
+      return { lostAtVersion: current.version };
+    }
+    await this.deps.publisher.publish('passengerList', flightId);
+    return result;
   }
 
   /**
@@ -309,6 +290,47 @@ export class PassengerListService {
     const airport = await this.deps.airports.findOne({ icao: departure.icao }, { _id: 0, timezone: 1 }).lean<{ timezone: string }>().exec();
     return formatLocalDateTime(departure.at, airport?.timezone ?? 'UTC').slice(0, 10);
   }
+}
+
+
+/** The flight a push goes to, read once for all its attempts. */
+interface PushTarget {
+  flight: Pick<FlightDocument, 'resourceId' | 'departure' | 'arrival'>;
+  departureDay: string;
+  requestHash: string;
+}
+
+/** What a push writes beside the list: its history entry and details, the idempotency records, the change event. */
+function pushRecord(
+  input: PushPassengerListInput,
+  target: PushTarget,
+  round: { doc: CurrentList | null; current: CurrentList; fresh: Array<RecentRequest | LegacyRecentRequest>; plan: ReturnType<typeof planPassengerChanges>; now: Date; version: number },
+) {
+  const { flightId, idempotencyKey } = input;
+  const { doc, current, fresh, plan, now, version } = round;
+  const counts = { created: plan.created, modified: plan.modified, deleted: plan.deleted, passengers: plan.passengers.length };
+  const change: PassengerListChange = {
+    version,
+    at: now,
+    subject: clip(input.principal.subject),
+    tokenId: input.principal.tokenId != null ? clip(input.principal.tokenId) : null,
+    idempotencyKey: idempotencyKey ?? null,
+    ...counts,
+  };
+  const details = boundHistoryDetails((doc?.historyDetails ?? []).map((detail) => detail.bytes), describePassengerChanges(current.passengers, plan, version));
+  // Older records are kept (compacted, if written by an older release) up to the limit, oldest dropped first.
+  const kept = fresh.map((request) => compact(request, target.departureDay));
+  const requests: RecentRequest[] = idempotencyKey
+    ? [...kept.slice(-(PASSENGER_LIST_REQUEST_LIMIT - 1)), { key: idempotencyKey, hash: target.requestHash, at: now, version, ...counts, departureDay: target.departureDay }]
+    : kept.slice(-PASSENGER_LIST_REQUEST_LIMIT);
+  const event = pendingEvent(
+    ChangeEventType.PassengerListUpdated,
+    flightId,
+    change.subject,
+    { flight: placementOf(target.flight), passengerList: { version, created: plan.createdIds, modified: plan.modifiedIds, deleted: plan.deletedIds, count: plan.passengers.length } },
+    now,
+  );
+  return { change, details, requests, event };
 }
 
 /** The first answer to a request, rebuilt from its record (or, for an older record, the answer it kept). */

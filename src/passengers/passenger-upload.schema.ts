@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { GraphQLUpload, Upload, processRequest, type FileUpload, type GraphQLOperation, type UploadOptions } from 'graphql-upload-minimal';
 import { requireScope, Scope } from '../auth';
-import type { GraphQLContext } from '../context';
+import type { GraphQLContext } from '../graphql-kit/context';
 import { AppError, badRequest, payloadTooLarge } from '../errors';
 import { clientGone } from '../shared/read-stream';
 import type { PassengerUploadOptions, ReceivedFileUpload } from './passenger-upload.service';

@@ -1,6 +1,6 @@
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
-import { LIST_ROWS, listComplexity } from '../graphql/complexity';
-import { Node } from '../graphql/node';
+import { LIST_ROWS, listComplexity } from '../graphql-kit/complexity';
+import { Node } from '../graphql-kit/node';
 
 /*
  * Passenger records keep the interface's own field names in GraphQL too (`luogonascita`,

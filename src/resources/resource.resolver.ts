@@ -1,9 +1,9 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Scope } from '../auth';
-import type { GraphQLContext } from '../context';
+import type { GraphQLContext } from '../graphql-kit/context';
 import { Resource, ResourceInput } from './resource.type';
-import { LIST_ROWS, listComplexity } from '../graphql/complexity';
-import { resourceGlobalId } from '../graphql/node';
+import { LIST_ROWS, listComplexity } from '../graphql-kit/complexity';
+import { resourceGlobalId } from '../shared/global-id';
 import type { ResourceData } from './resource.service';
 
 @Resolver(() => Resource)

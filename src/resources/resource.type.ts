@@ -1,5 +1,5 @@
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
-import { Node } from '../graphql/node';
+import { Node } from '../graphql-kit/node';
 
 @ObjectType({ description: 'A timeline row, typically one aircraft, with the default colours of its entries.', implements: Node })
 export class Resource {

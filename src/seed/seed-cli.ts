@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { loadConfig } from '../config';
-import { openDatabase } from '../db/database';
+import { openDatabase } from '../models';
 import { createLogger } from '../logger';
 import { seedDemoData } from './seed';
 

@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import { advanceSequence } from '../db/counter.model';
-import type { Models } from '../db/models';
+import type { Models } from '../models';
 import type { FlightDocument } from '../flights/flight.model';
 import { DEMO_AIRPORTS, type DemoAirport } from './demo-airports';
 import { demoPassengers, pick, seededRandom } from './demo-passengers';

@@ -1,7 +1,7 @@
 import { Arg, Authorized, Int, Resolver, Root, Subscription } from 'type-graphql';
 import { Scope } from '../auth';
 import { ChangeEventType, type ChangeEvent } from '../changes/change-event';
-import type { GraphQLContext } from '../context';
+import type { GraphQLContext } from '../graphql-kit/context';
 import { END_OF_STREAM } from './change-stream';
 import { PassengerListUpdate } from './passenger-list-update.type';
 import { changeStreamFor } from './subscription-context';

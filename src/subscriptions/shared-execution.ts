@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createSourceEventStream, execute, type DocumentNode, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import type { ChangeEvent } from '../changes/change-event';
-import type { GraphQLContext } from '../context';
+import type { GraphQLContext } from '../graphql-kit/context';
 import { sourceEventOf } from './change-stream';
 
 /** Results kept for subscribers still to be served the same event (one per event and distinct subscription). */

@@ -1,6 +1,6 @@
 import type { ChangeEvent } from '../changes/change-event';
 import type { PubSub } from 'type-graphql';
-import { createLoaders, type GraphQLContext } from '../context';
+import { createLoaders, type GraphQLContext } from '../graphql-kit/context';
 import { ChangeStream, type END_OF_STREAM } from './change-stream';
 
 /** What the WebSocket server lends a subscription's resolvers: its bound and how to drop its connection. */

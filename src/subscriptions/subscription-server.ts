@@ -5,7 +5,7 @@ import { CloseCode as ProtocolCloseCode, handleProtocols, makeServer } from 'gra
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { RequestAuthenticator } from '../auth';
 import type { Config } from '../config';
-import { requestBaseUrl, createLoaders, type GraphQLContext } from '../context';
+import { requestBaseUrl, createLoaders, type GraphQLContext } from '../graphql-kit/context';
 import { AppError, ErrorCode } from '../errors';
 import type { Logger } from '../logger';
 import type { Services } from '../services';
@@ -49,157 +49,183 @@ type ConnectionParams = Record<string, unknown>;
  * into a 4500 and has no bound on what waits to be sent, so its protocol engine (makeServer) is
  * plugged into a LiveConnection here instead.
  */
-export function createSubscriptionServer({ schema, config, logger, services, authenticate }: SubscriptionServerDeps): SubscriptionServer {
-  const limits = config.subscriptions;
-  const log = logger.child({ component: 'subscriptions' });
-  const subjects = new SubjectLimits(limits.maxConnectionsPerSubject, config.limits.rateLimitPerMinute);
-  const checkOperation = createOperationGuards(schema, config);
-  const shaping = createResultShaping(log, config.limits.responseMaxBytes);
-  const connections = new Set<LiveConnection>();
-  // graphql-ws's own record of each connection's running subscriptions (counted by stats()).
-  const subscriptionsOf = new WeakMap<LiveConnection, Record<string, unknown>>();
-  const pending = new PendingHandshakes(limits.maxPendingPerAddress);
+export function createSubscriptionServer(deps: SubscriptionServerDeps): SubscriptionServer {
+  return new GraphqlWsServer(deps);
+}
+
+class GraphqlWsServer implements SubscriptionServer {
+  private readonly limits: Config['subscriptions'];
+  private readonly log: Logger;
+  private readonly subjects: SubjectLimits;
+  private readonly checkOperation: ReturnType<typeof createOperationGuards>;
+  private readonly shaping: ReturnType<typeof createResultShaping>;
+  private readonly connections = new Set<LiveConnection>();
+  /** graphql-ws's own record of each connection's running subscriptions (counted by stats()). */
+  private readonly subscriptionsOf = new WeakMap<LiveConnection, Record<string, unknown>>();
+  private readonly pending: PendingHandshakes;
   /** What ends a connection's place among its address's unauthenticated sockets. */
-  const leavePending = new WeakMap<LiveConnection, () => void>();
-  const sockets = new WebSocketServer({ noServer: true, maxPayload: limits.maxMessageBytes, handleProtocols, perMessageDeflate: false, clientTracking: false });
-  let closing = false;
+  private readonly leavePending = new WeakMap<LiveConnection, () => void>();
+  private readonly sockets: WebSocketServer;
+  private readonly protocol: ReturnType<typeof makeServer<ConnectionParams, LiveConnection>>;
+  private closing = false;
 
-  const protocol = makeServer<ConnectionParams, LiveConnection>({
-    schema,
-    subscribe: createSharedSubscribe(),
-    connectionInitWaitTimeout: limits.connectionInitTimeoutMs,
-    async onConnect(ctx) {
-      const connection = ctx.extra;
-      try {
-        const identity = await authenticateConnection(authenticate, ctx.connectionParams, config.auth.clockToleranceSeconds);
-        if (!connection.open) return false;
-        if (!subjects.admit(identity.principal.subject)) {
-          throw new ConnectionRefused(CloseCode.TooManyConnections, `Too many connections: this token subject holds ${limits.maxConnectionsPerSubject} already`);
-        }
-        connection.socket.once('close', () => subjects.release(identity.principal.subject));
-        connection.accept(identity, () => Object.keys(ctx.subscriptions).length > 0);
-        leavePending.get(connection)?.();
-        connection.logger.debug({ subject: identity.principal.subject }, 'WebSocket connection accepted');
-        return true;
-      } catch (error) {
-        if (error instanceof ConnectionRefused) {
-          connection.logger.info({ code: error.code, reason: error.message }, 'WebSocket connection refused');
-          connection.close(error.code, error.message);
-        } else {
-          connection.logger.error({ err: error }, 'WebSocket connection_init failed');
-          connection.close(CloseCode.InternalServerError, 'Internal server error');
-        }
-        return false;
-      }
-    },
-    onSubscribe(ctx, _id, payload) {
-      const connection = ctx.extra;
-      subscriptionsOf.set(connection, ctx.subscriptions);
-      const principal = connection.principal!;
-      connection.touch();
-      if (Object.keys(ctx.subscriptions).length > limits.maxSubscriptionsPerConnection) {
-        return [tooMany(`Too many subscriptions on this connection: at most ${limits.maxSubscriptionsPerConnection} run at once; complete one first`)];
-      }
-      if (!subjects.allowSubscribe(principal.subject)) {
-        return [tooMany(`More than ${config.limits.rateLimitPerMinute} subscribe messages in a minute from this token subject: retry after ${subjects.retryAfterSeconds(principal.subject)} seconds`)];
-      }
-      const check = checkOperation(payload);
-      if ('refused' in check) return check.refused;
-      const { document, operationName, variables } = check.checked;
-      const contextValue = subscriptionContext(connection, principal);
-      lendSubscriptionControls(contextValue, { maxQueuedEvents: limits.maxQueuedEvents, dropSlowConsumer: () => connection.dropSlowConsumer() });
-      return { schema, document, operationName, variableValues: variables, contextValue };
-    },
-    onNext: (_ctx, _id, _payload, _args, result) => shaping.result(result),
-    onError: (_ctx, _id, _payload, errors) => shaping.errors(errors),
-    onComplete: (ctx) => ctx.extra.touch(),
-  });
+  constructor(private readonly deps: SubscriptionServerDeps) {
+    const { schema, config, logger } = deps;
+    this.limits = config.subscriptions;
+    this.log = logger.child({ component: 'subscriptions' });
+    this.subjects = new SubjectLimits(this.limits.maxConnectionsPerSubject, config.limits.rateLimitPerMinute);
+    this.checkOperation = createOperationGuards(schema, config);
+    this.shaping = createResultShaping(this.log, config.limits.responseMaxBytes);
+    this.pending = new PendingHandshakes(this.limits.maxPendingPerAddress);
+    this.sockets = new WebSocketServer({ noServer: true, maxPayload: this.limits.maxMessageBytes, handleProtocols, perMessageDeflate: false, clientTracking: false });
+    this.protocol = makeServer<ConnectionParams, LiveConnection>({
+      schema,
+      subscribe: createSharedSubscribe(),
+      connectionInitWaitTimeout: this.limits.connectionInitTimeoutMs,
+      onConnect: (ctx) => this.onConnect(ctx.extra, ctx.connectionParams, () => Object.keys(ctx.subscriptions).length > 0),
+      onSubscribe: (ctx, _id, payload) => {
+        this.subscriptionsOf.set(ctx.extra, ctx.subscriptions);
+        return this.onSubscribe(ctx.extra, Object.keys(ctx.subscriptions).length, payload);
+      },
+      onNext: (_ctx, _id, _payload, _args, result) => this.shaping.result(result),
+      onError: (_ctx, _id, _payload, errors) => this.shaping.errors(errors),
+      onComplete: (ctx) => ctx.extra.touch(),
+    });
+  }
 
-  const subscriptionContext = (connection: LiveConnection, principal: GraphQLContext['principal']): GraphQLContext => ({
-    principal,
-    services,
-    loaders: createLoaders(services),
-    config,
-    logger: connection.logger,
-    requestId: connection.id,
-    baseUrl: requestBaseUrl({ headers: connection.request.headers }, config),
-    warnings: [],
-  });
+  /** connection_init: the token, then the subject's connection quota. */
+  private async onConnect(connection: LiveConnection, params: ConnectionParams | undefined, busy: () => boolean): Promise<boolean> {
+    const { config, authenticate } = this.deps;
+    try {
+      const identity = await authenticateConnection(authenticate, params, config.auth.clockToleranceSeconds);
+      if (!connection.open) return false;
+      if (!this.subjects.admit(identity.principal.subject)) {
+        throw new ConnectionRefused(CloseCode.TooManyConnections, `Too many connections: this token subject holds ${this.limits.maxConnectionsPerSubject} already`);
+      }
+      connection.socket.once('close', () => this.subjects.release(identity.principal.subject));
+      connection.accept(identity, busy);
+      this.leavePending.get(connection)?.();
+      connection.logger.debug({ subject: identity.principal.subject }, 'WebSocket connection accepted');
+      return true;
+    } catch (error) {
+      if (error instanceof ConnectionRefused) {
+        connection.logger.info({ code: error.code, reason: error.message }, 'WebSocket connection refused');
+        connection.close(error.code, error.message);
+      } else {
+        connection.logger.error({ err: error }, 'WebSocket connection_init failed');
+        connection.close(CloseCode.InternalServerError, 'Internal server error');
+      }
+      return false;
+    }
+  }
 
-  const serve = (socket: WebSocket, request: IncomingMessage, leave: () => void) => {
-    const connection = new LiveConnection(socket, request, limits, log);
-    connections.add(connection);
-    leavePending.set(connection, leave);
+  /** subscribe: the connection's and the subject's quotas, then the operation's guards; the execution arguments. */
+  private onSubscribe(connection: LiveConnection, running: number, payload: Parameters<ReturnType<typeof createOperationGuards>>[0]) {
+    const { schema, config } = this.deps;
+    const principal = connection.principal!;
+    connection.touch();
+    if (running > this.limits.maxSubscriptionsPerConnection) {
+      return [tooMany(`Too many subscriptions on this connection: at most ${this.limits.maxSubscriptionsPerConnection} run at once; complete one first`)];
+    }
+    if (!this.subjects.allowSubscribe(principal.subject)) {
+      return [tooMany(`More than ${config.limits.rateLimitPerMinute} subscribe messages in a minute from this token subject: retry after ${this.subjects.retryAfterSeconds(principal.subject)} seconds`)];
+    }
+    const check = this.checkOperation(payload);
+    if ('refused' in check) return check.refused;
+    const { document, operationName, variables } = check.checked;
+    const contextValue = this.contextFor(connection, principal);
+    lendSubscriptionControls(contextValue, { maxQueuedEvents: this.limits.maxQueuedEvents, dropSlowConsumer: () => connection.dropSlowConsumer() });
+    return { schema, document, operationName, variableValues: variables, contextValue };
+  }
+
+  private contextFor(connection: LiveConnection, principal: GraphQLContext['principal']): GraphQLContext {
+    const { services, config } = this.deps;
+    return {
+      principal,
+      services,
+      loaders: createLoaders(services),
+      config,
+      logger: connection.logger,
+      requestId: connection.id,
+      baseUrl: requestBaseUrl({ headers: connection.request.headers }, config),
+      warnings: [],
+    };
+  }
+
+  /** Plugs an upgraded socket into the protocol engine. */
+  private serve(socket: WebSocket, request: IncomingMessage, leave: () => void): void {
+    const connection = new LiveConnection(socket, request, this.limits, this.log);
+    this.connections.add(connection);
+    this.leavePending.set(connection, leave);
     // Frames the peer breaks (too large: 1009, not WebSocket: 1002) are closed by `ws` itself.
     socket.on('error', (error) => connection.logger.debug({ err: { message: error.message } }, 'WebSocket protocol error'));
-    const closed = protocol.opened(
+    const closed = this.protocol.opened(
       {
         protocol: socket.protocol,
         send: (data) => connection.send(data),
         close: (code, reason) => connection.close(code ?? ProtocolCloseCode.InternalServerError, reason ?? ''),
-        onMessage: (handle) =>
-          socket.on('message', (data) => {
-            handle(String(data)).catch((error: unknown) => {
-              // graphql-ws throws this for a well-formed message only a server sends (next, error…): the client's mistake.
-              if (error instanceof Error && /^Unexpected message of type/.test(error.message)) {
-                connection.close(ProtocolCloseCode.BadRequest, 'Invalid message received');
-                return;
-              }
-              connection.logger.error({ err: error }, 'a WebSocket message could not be handled');
-              connection.close(ProtocolCloseCode.InternalServerError, 'Internal server error');
-            });
-          }),
+        onMessage: (handle) => socket.on('message', (data) => handle(String(data)).catch((error: unknown) => failedMessage(connection, error))),
       },
       connection,
     );
     socket.once('close', (code, reason) => {
-      connections.delete(connection);
+      this.connections.delete(connection);
       connection.dispose();
       connection.logger.debug({ code, reason: String(reason) }, 'WebSocket connection closed');
       closed(code, String(reason)).catch((error: unknown) => connection.logger.error({ err: error }, 'ending the subscriptions of a closed WebSocket failed'));
     });
-  };
+  }
 
-  return {
-    stats() {
-      let subscriptions = 0;
-      for (const connection of connections) subscriptions += Object.keys(subscriptionsOf.get(connection) ?? {}).length;
-      return { connections: connections.size, subscriptions };
-    },
-    attach(server) {
-      server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-        socket.on('error', () => socket.destroy());
-        const path = (request.url ?? '').split('?', 1)[0];
-        if (path !== SUBSCRIPTIONS_PATH) return refuseUpgrade(socket, 404, `No WebSocket endpoint at this path: subscriptions are served on ${SUBSCRIPTIONS_PATH}`);
-        if (closing) return refuseUpgrade(socket, 503, 'The service is shutting down: reconnect shortly');
-        const leave = pending.enter(request.socket.remoteAddress ?? '');
-        if (!leave) {
-          return refuseUpgrade(socket, 429, `Too many WebSockets from this address await authentication (at most ${limits.maxPendingPerAddress}): send connection_init on those first`);
-        }
-        // The raw socket closes with the WebSocket, a failed handshake, or a dropped peer.
-        socket.once('close', leave);
-        sockets.handleUpgrade(request, socket, head, (websocket) => {
-          if (closing) return websocket.close(CloseCode.GoingAway, 'The service is shutting down');
-          serve(websocket, request, leave);
-        });
+  stats() {
+    let subscriptions = 0;
+    for (const connection of this.connections) subscriptions += Object.keys(this.subscriptionsOf.get(connection) ?? {}).length;
+    return { connections: this.connections.size, subscriptions };
+  }
+
+  attach(server: HttpServer): void {
+    server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+      socket.on('error', () => socket.destroy());
+      const path = (request.url ?? '').split('?', 1)[0];
+      if (path !== SUBSCRIPTIONS_PATH) return refuseUpgrade(socket, 404, `No WebSocket endpoint at this path: subscriptions are served on ${SUBSCRIPTIONS_PATH}`);
+      if (this.closing) return refuseUpgrade(socket, 503, 'The service is shutting down: reconnect shortly');
+      const leave = this.pending.enter(request.socket.remoteAddress ?? '');
+      if (!leave) {
+        return refuseUpgrade(socket, 429, `Too many WebSockets from this address await authentication (at most ${this.limits.maxPendingPerAddress}): send connection_init on those first`);
+      }
+      // The raw socket closes with the WebSocket, a failed handshake, or a dropped peer.
+      socket.once('close', leave);
+      this.sockets.handleUpgrade(request, socket, head, (websocket) => {
+        if (this.closing) return websocket.close(CloseCode.GoingAway, 'The service is shutting down');
+        this.serve(websocket, request, leave);
       });
-    },
-    async close() {
-      closing = true;
-      const open = [...connections];
-      await Promise.all(
-        open.map(
-          (connection) =>
-            new Promise<void>((resolve) => {
-              if (connection.socket.readyState === connection.socket.CLOSED) return resolve();
-              connection.socket.once('close', () => resolve());
-              connection.close(CloseCode.GoingAway, 'The service is shutting down: reconnect');
-              setTimeout(() => connection.socket.terminate(), SHUTDOWN_CLOSE_GRACE_MS).unref();
-            }),
-        ),
-      );
-    },
-  };
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    await Promise.all([...this.connections].map(closeForShutdown));
+  }
+}
+
+/** A message the protocol engine could not handle: the client's mistake (4400) or ours (4500). */
+function failedMessage(connection: LiveConnection, error: unknown): void {
+  // graphql-ws throws this for a well-formed message only a server sends (next, error…): the client's mistake.
+  if (error instanceof Error && /^Unexpected message of type/.test(error.message)) {
+    connection.close(ProtocolCloseCode.BadRequest, 'Invalid message received');
+    return;
+  }
+  connection.logger.error({ err: error }, 'a WebSocket message could not be handled');
+  connection.close(ProtocolCloseCode.InternalServerError, 'Internal server error');
+}
+
+/** Closes with 1001 and resolves once the socket is closed; a peer that does not answer is cut after a grace. */
+function closeForShutdown(connection: LiveConnection): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (connection.socket.readyState === connection.socket.CLOSED) return resolve();
+    connection.socket.once('close', () => resolve());
+    connection.close(CloseCode.GoingAway, 'The service is shutting down: reconnect');
+    setTimeout(() => connection.socket.terminate(), SHUTDOWN_CLOSE_GRACE_MS).unref();
+  });
 }
 
 function tooMany(message: string): AppError {

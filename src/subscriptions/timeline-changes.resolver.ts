@@ -1,9 +1,9 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Resolver, Root, Subscription } from 'type-graphql';
 import { Scope } from '../auth';
 import type { ChangeEvent } from '../changes/change-event';
-import type { GraphQLContext } from '../context';
+import type { GraphQLContext } from '../graphql-kit/context';
 import { Flight } from '../flights/flight.type';
-import { flightGlobalId } from '../graphql/node';
+import { flightGlobalId } from '../shared/global-id';
 import { DateRangeArgs } from '../timeline/date-range.args';
 import { parseDateRange, resolveTimeZone } from '../timeline/date-range';
 import { changeStreamFor } from './subscription-context';

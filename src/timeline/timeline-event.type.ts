@@ -1,9 +1,7 @@
 import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { TimelineView } from './timeline-view';
 
-export enum TimelineView {
-  CALENDAR = 'CALENDAR',
-  RESOURCE = 'RESOURCE',
-}
+export { TimelineView };
 
 registerEnumType(TimelineView, {
   name: 'TimelineView',

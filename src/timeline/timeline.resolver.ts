@@ -1,10 +1,10 @@
 import { Arg, Args, Authorized, Ctx, Query, Resolver } from 'type-graphql';
 import { Scope } from '../auth';
-import type { GraphQLContext } from '../context';
+import type { GraphQLContext } from '../graphql-kit/context';
 import { DateRangeArgs } from './date-range.args';
 import { parseDateRange, resolveTimeZone } from './date-range';
 import { TimelineEvent, TimelineView } from './timeline-event.type';
-import { dateRangeListComplexity } from '../graphql/complexity';
+import { dateRangeListComplexity } from '../graphql-kit/complexity';
 
 @Resolver(() => TimelineEvent)
 export class TimelineResolver {

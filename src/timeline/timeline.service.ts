@@ -9,7 +9,7 @@ import { formatLocalDateTime } from '../shared/local-time';
 import type { InstantRange } from './date-range';
 import { mapAggregateInOneReply } from './one-reply-aggregate';
 import { readTimelineFlight } from './timeline-flight-reader';
-import { TimelineView } from './timeline-event.type';
+import { TimelineView } from './timeline-view';
 
 export const API_VERSION = 'v0';
 

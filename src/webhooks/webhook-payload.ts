@@ -1,5 +1,5 @@
 import type { ChangeEvent } from '../changes/change-event';
-import { flightGlobalId } from '../graphql/node';
+import { flightGlobalId } from '../shared/global-id';
 
 /**
  * The body of every delivery of an event, in Standard Webhooks' shape (`type`, `timestamp`,

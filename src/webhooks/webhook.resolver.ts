@@ -1,8 +1,8 @@
 import type { ComplexityEstimator } from 'graphql-query-complexity';
 import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { Scope } from '../auth';
-import type { GraphQLContext } from '../context';
-import { listComplexity } from '../graphql/complexity';
+import type { GraphQLContext } from '../graphql-kit/context';
+import { listComplexity } from '../graphql-kit/complexity';
 import type { DeliveryStatus } from './webhook-delivery.model';
 import { MAX_DELIVERY_PAGE } from './webhook-delivery.service';
 import type { EndpointChanges } from './webhook-endpoint.rules';

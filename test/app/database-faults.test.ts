@@ -3,7 +3,7 @@ import request from 'supertest';
 import { createApp } from '../../src/app';
 import { mintToken } from '../../src/auth';
 import { loadConfig, type Config } from '../../src/config';
-import { openDatabase, type Database } from '../../src/db/database';
+import { openDatabase, type Database } from '../../src/models';
 import { createLogger } from '../../src/logger';
 import { seedDemoData } from '../../src/seed/seed';
 import { TEST_SECRET } from '../helpers/test-app';

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { createApp, type GatewayApp } from '../../src/app';
 import { mintToken } from '../../src/auth';
 import { loadConfig } from '../../src/config';
-import { openDatabase, type Database } from '../../src/db/database';
+import { openDatabase, type Database } from '../../src/models';
 import { startEmbeddedMongo, type EmbeddedMongo } from '../../src/db/embedded';
 import { createLogger } from '../../src/logger';
 import { TEST_SECRET } from '../helpers/test-app';

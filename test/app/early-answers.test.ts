@@ -9,7 +9,7 @@ import { loadConfig } from '../../src/config';
 import { CreateFlightDocument, UpsertAirportDocument, UpsertResourceDocument } from '../../src/graphql/generated/operations';
 import { testDatabaseUri, uniqueDatabaseName } from '../helpers/database';
 import { CLIENTS, hasCurl, send, type BodySpec, type ClientName, type ClientOutcome } from '../helpers/http-clients';
-import { createHttpServer } from '../../src/http-server';
+import { createHttpServer } from '../../src/http/http-server';
 import { TEST_SECRET, startTestApp, type TestApp } from '../helpers/test-app';
 import { AIRPORTS, RESOURCES } from '../helpers/timeline-fixtures';
 import { MULTIPART_TYPE, UPLOAD_BOUNDARY, graphqlFormHead, restForm } from '../helpers/upload-requests';

@@ -3,7 +3,7 @@ import { MongoClient, MongoServerError } from 'mongodb';
 import pino from 'pino';
 import request from 'supertest';
 import { loadConfig } from '../../src/config';
-import { openDatabase } from '../../src/db/database';
+import { openDatabase } from '../../src/models';
 import { startEmbeddedMongo, type EmbeddedMongo } from '../../src/db/embedded';
 import { DeleteFlightDocument, PassengerListDocument } from '../../src/graphql/generated/operations';
 import { buildPassengerWorkbook, passenger } from '../helpers/passenger-workbook';

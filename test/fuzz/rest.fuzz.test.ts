@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import fc from 'fast-check';
 import request from 'supertest';
 import { ErrorCode } from '../../src/errors';
-import { createHttpServer } from '../../src/http-server';
+import { createHttpServer } from '../../src/http/http-server';
 import { seedDemoData } from '../../src/seed/seed';
 import { databaseDigest } from '../helpers/database-snapshot';
 import { startTestApp, type TestApp } from '../helpers/test-app';

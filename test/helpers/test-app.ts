@@ -5,7 +5,7 @@ import request from 'supertest';
 import { createApp, type GatewayApp } from '../../src/app';
 import { ALL_SCOPES, mintToken } from '../../src/auth';
 import { loadConfig, type Config } from '../../src/config';
-import { openDatabase, type Database } from '../../src/db/database';
+import { openDatabase, type Database } from '../../src/models';
 import { createLogger, type Logger } from '../../src/logger';
 import type { Metrics } from '../../src/metrics/metrics';
 import { testDatabaseUri, uniqueDatabaseName } from './database';

@@ -1,6 +1,6 @@
 import type { Db } from 'mongodb';
 import { loadConfig } from '../../src/config';
-import { openDatabase, type Database } from '../../src/db/database';
+import { openDatabase, type Database } from '../../src/models';
 import { createLogger } from '../../src/logger';
 import { seedDemoData } from '../../src/seed/seed';
 import { testDatabaseUri, uniqueDatabaseName } from '../helpers/database';

@@ -1,12 +1,11 @@
 import DataLoader from 'dataloader';
-import type { AirportData } from './airports/airport.service';
-import type { CredentialsRequest, Principal, RequestAuthenticator } from './auth';
-import { isHostHeader, type Config } from './config';
-import type { AnswerHolder } from './graphql/execution-limits';
-import type { Logger } from './logger';
-import type { PassengerRecord } from './passengers/passenger.record';
-import type { ResourceData } from './resources/resource.service';
-import type { Services } from './services';
+import type { AirportData } from '../airports/airport.service';
+import type { CredentialsRequest, Principal, RequestAuthenticator } from '../auth';
+import { isHostHeader, type Config } from '../config';
+import type { Logger } from '../logger';
+import type { PassengerRecord } from '../passengers/passenger.record';
+import type { ResourceData } from '../resources/resource.service';
+import type { Services } from '../services';
 
 /** Per-request batch loaders: a list of N flights costs one query per relation, not N. */
 export interface Loaders {
@@ -14,6 +13,17 @@ export interface Loaders {
   resourceById: DataLoader<number, ResourceData | null>;
   passengerCountByFlight: DataLoader<number, number>;
   passengersByFlight: DataLoader<number, PassengerRecord[]>;
+}
+
+/**
+ * Where `responseSizeLimit`'s plugin leaves the UTF-8 bytes of an HTTP request's answer: the
+ * context's `answer` (a holder object, as Apollo gives plugins a shallow copy of the context).
+ * For such an answer `stringifyResult` gives Apollo an empty string, and the HTTP route (src/app.ts,
+ * `sendEncodedAnswer`) sends these bytes in its place: no 2 MB string per answer.
+ */
+export interface AnswerHolder {
+  /** Set by the plugin, taken (and cleared) by the HTTP route as it sends them. */
+  bytes?: Buffer;
 }
 
 /** What every resolver receives. */
@@ -29,7 +39,7 @@ export interface GraphQLContext {
   baseUrl: string;
   /** Non-fatal remarks of this request; a plugin puts them in the response's extensions.warnings. */
   warnings: string[];
-  /** HTTP requests only: the answer's bytes, once encoded (src/graphql/execution-limits.ts, AnswerHolder). */
+  /** HTTP requests only: the answer's bytes, once encoded (AnswerHolder above; src/graphql/execution-limits.ts). */
   answer?: AnswerHolder;
 }
 

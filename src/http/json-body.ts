@@ -4,8 +4,8 @@ import type { RequestHandler } from 'express';
 import getRawBody from 'raw-body';
 import { authenticationRequired, requireScope, Scope, type RequestAuthenticator } from '../auth';
 import { AppError, badRequest, payloadTooLarge, unsupportedMediaType } from '../errors';
-import { checkJsonDepth } from './json-depth';
-import { declaredLength } from './read-stream';
+import { checkJsonDepth } from '../shared/json-depth';
+import { declaredLength } from '../shared/read-stream';
 
 /**
  * Reads an `application/json` body of at most `maxBytes` into `req.body`; other requests pass
@@ -13,7 +13,7 @@ import { declaredLength } from './read-stream';
  * answering, the limit is enforced where the bytes arrive: a Content-Length over it is refused at
  * once without reading, and a chunked body is refused as soon as it passes it. Either way the
  * answer closes the connection, and the rest of the body is only dropped, within the bounds of
- * src/shared/lingering-close.ts.
+ * src/http/lingering-close.ts.
  */
 export function boundedJsonBody(maxBytes: number, anonymous?: AnonymousBodyLimit): RequestHandler {
   return async (req, _res, next) => {

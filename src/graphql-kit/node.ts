@@ -1,15 +1,9 @@
 import { isInterfaceType, type GraphQLSchema } from 'graphql';
 import { Arg, Ctx, Field, ID, InterfaceType, Query, Resolver } from 'type-graphql';
 import { Scope, authenticationRequired, requireScope } from '../auth';
-import type { GraphQLContext } from '../context';
+import type { GraphQLContext } from './context';
+import { parseGlobalId } from '../shared/global-id';
 
-/*
- * Relay's store (and any client that keys records by `id` alone) needs ids unique across types
- * (the Global Object Identification spec). Flights and resources are numbered per type, so their
- * GraphQL `id` carries the type ("Flight:42", "Resource:3"); the numbers stay in `flightId` and
- * `resourceId`, which arguments and the REST facade use. A passenger's id was already global
- * ("<flightId>:<recordId>"). Readable on purpose, for logs and support, but documented as opaque.
- */
 
 type NodeTypeName = 'Flight' | 'Resource' | 'Passenger';
 /**
@@ -41,25 +35,6 @@ export function withSyncNodeResolveType(schema: GraphQLSchema): GraphQLSchema {
 export abstract class Node {
   @Field(() => ID, { description: 'Unique across every type; treat it as opaque.' })
   id: string;
-}
-
-export function flightGlobalId(flightId: number): string {
-  return `Flight:${flightId}`;
-}
-
-export function resourceGlobalId(resourceId: number): string {
-  return `Resource:${resourceId}`;
-}
-
-type ParsedId = { type: 'Flight' | 'Resource'; id: number } | { type: 'Passenger'; flightId: number; recordId: number } | null;
-
-/** Reads the ids above and passengers' `<flightId>:<recordId>` (passengerGlobalId); null for anything else. */
-export function parseGlobalId(globalId: string): ParsedId {
-  const typed = /^(Flight|Resource):(\d{1,15})$/.exec(globalId);
-  if (typed) return { type: typed[1] as 'Flight' | 'Resource', id: Number(typed[2]) };
-  const passenger = /^(\d{1,15}):(-?\d{1,15})$/.exec(globalId);
-  if (passenger) return { type: 'Passenger', flightId: Number(passenger[1]), recordId: Number(passenger[2]) };
-  return null;
 }
 
 function tagged<T extends object>(type: NodeTypeName, value: T | null | undefined): (T & Node) | null {

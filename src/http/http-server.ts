@@ -1,9 +1,9 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { Config } from './config';
-import { ErrorCode } from './errors';
-import type { Logger } from './logger';
+import type { Config } from '../config';
+import { ErrorCode } from '../errors';
+import type { Logger } from '../logger';
 
 /**
  * The HTTP server the service listens with (main.ts; tests that need the real server's behaviour use
