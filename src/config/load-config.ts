@@ -1,6 +1,6 @@
 import { CONFIG_RULES } from './rules';
 import type { TracingConfig } from './tracing';
-import { readContext, readVariable, resolveTree, variablesOf, type Env, type Resolved } from './variable';
+import { readContext, resolveTree, variablesOf, type Env, type Resolved, type Variable } from './variable';
 import { CONFIG, LOG_FORMATS, LOG_LEVELS } from './variables';
 
 /** The whole validated configuration of the service, as declared in src/config/variables.ts. */
@@ -31,11 +31,11 @@ export function loadConfig(env: Env = process.env): Config {
  * NODE_ENV and LOG_FORMAT when they are valid, else their defaults.
  */
 export function startupLogSettings(env: Env = process.env): Pick<Config, 'nodeEnv' | 'logFormat'> {
-  const lenient = <T>(declared: { name: string; resolve(context: ReturnType<typeof readContext>): T }): T => {
+  const lenient = <T>(declared: Variable<T>): T => {
     try {
       return declared.resolve(readContext(env, CONFIG_VARIABLES));
     } catch {
-      return readVariable(declared as never, readContext({}, CONFIG_VARIABLES)) as T;
+      return declared.resolve(readContext({}, CONFIG_VARIABLES));
     }
   };
   return { nodeEnv: lenient(CONFIG.nodeEnv), logFormat: lenient(CONFIG.logFormat) };
