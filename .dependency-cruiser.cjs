@@ -6,7 +6,7 @@
 const ours = '^(src|rest-facade)/';
 
 // Floors, bottom up. A file may import its own floor and the ones below it.
-const foundation = '^src/(shared/|errors\\.ts$|logger\\.ts$|config\\.ts$)';
+const foundation = '^src/(shared/|config/|errors\\.ts$|logger\\.ts$)';
 const infrastructure = '^src/(db|auth)/';
 const features = '^src/(airports|resources|flights|timeline|passengers|changes|webhooks|seed)/';
 /** A feature's GraphQL face: its types, inputs, arguments and resolvers. */

@@ -9,7 +9,7 @@ import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { importPKCS8, SignJWT, type CryptoKey } from 'jose';
 import { ALL_SCOPES } from '../src/auth/scopes';
 import { createTokenVerifier, type TokenVerifier } from '../src/auth/token-verifier';
-import type { AuthConfig } from '../src/config';
+import { loadConfig, type AuthConfig } from '../src/config';
 
 export interface AuthBenchOptions {
   /** Tokens verified per repetition. */
@@ -40,7 +40,7 @@ export async function runAuthBench(options: AuthBenchOptions = {}): Promise<Auth
 
   const secret = randomBytes(32).toString('base64url');
   results.push(
-    await benchAlgorithm('HS256', { jwtSecret: secret, clockToleranceSeconds: 30 }, new TextEncoder().encode(secret), {
+    await benchAlgorithm('HS256', loadConfig({ JWT_SECRET: secret }).auth, new TextEncoder().encode(secret), {
       tokens,
       repetitions,
       concurrency,
@@ -51,7 +51,7 @@ export async function runAuthBench(options: AuthBenchOptions = {}): Promise<Auth
   const publicKey = pair.publicKey.export({ type: 'spki', format: 'pem' }).toString();
   const privateKey = await importPKCS8(pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), 'ES256');
   results.push(
-    await benchAlgorithm('ES256', { jwtPublicKey: publicKey, clockToleranceSeconds: 30 }, privateKey, {
+    await benchAlgorithm('ES256', loadConfig({ JWT_PUBLIC_KEY: publicKey }).auth, privateKey, {
       tokens,
       repetitions,
       concurrency,

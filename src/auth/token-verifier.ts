@@ -49,9 +49,6 @@ export interface TokenVerifierOptions {
 
 const JWKS_DEFAULTS: Required<JwksOptions> = { cooldownDurationMs: 30_000, cacheMaxAgeMs: 600_000, timeoutMs: 5_000 };
 
-/** Default of JWT_MAX_LIFETIME_SECONDS: a year, the longest `npm run token` mints. */
-const DEFAULT_MAX_LIFETIME_SECONDS = 365 * 86_400;
-
 /** A JWS in compact serialisation: three base64url parts without padding (RFC 7515 §2, §7.1); `alg: none` has an empty signature. */
 const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 
@@ -76,7 +73,7 @@ export function createTokenVerifier(auth: AuthConfig, options: TokenVerifierOpti
     ...(auth.audience ? { audience: auth.audience } : {}),
   };
 
-  const maxLifetimeSeconds = auth.maxLifetimeSeconds ?? DEFAULT_MAX_LIFETIME_SECONDS;
+  const { maxLifetimeSeconds } = auth;
 
   return {
     async authenticate(authorizationHeader) {
