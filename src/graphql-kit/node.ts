@@ -18,9 +18,9 @@ function resolveNodeType(value: object): NodeTypeName | undefined {
 }
 
 /**
- * type-graphql wraps every resolveType in an async function; graphql-jit (which runs documents seen
- * twice) needs it synchronous and otherwise fails every `node` query from the second on. So the
- * built schema gets the plain function back.
+ * type-graphql (2.0.0-rc.4) wraps every resolveType in an async function; graphql-jit (0.8.x, which
+ * runs documents seen twice) needs it synchronous (zalando-incubator/graphql-jit issue 69, open) and
+ * otherwise fails every `node` query from the second on. So the built schema gets the plain function back.
  */
 export function withSyncNodeResolveType(schema: GraphQLSchema): GraphQLSchema {
   const node = schema.getType('Node');
