@@ -121,7 +121,8 @@ const DATE_FORMATS = 'YYYY-MM-DD, DD/MM/YYYY, DD-MM-YYYY or DD.MM.YYYY';
 const MONTH_FIRST_FORMATS = 'YYYY-MM-DD, MM/DD/YYYY, MM-DD-YYYY or MM.DD.YYYY';
 const MIN_YEAR = 1850;
 const MAX_YEAR = 2200;
-const ISO_DATE = /^(\d{4})-(\d{1,2})-(\d{1,2})$/;
+/** Year first, month before day: ISO 8601's order, also with / or . (Gnumeric's CSV writes 1980/05/17). No country writes year, day, month. */
+const YEAR_FIRST_DATE = /^(\d{4})([-/.])(\d{1,2})\2(\d{1,2})$/;
 const NUMERIC_DATE = /^(\d{1,2})([/.-])(\d{1,2})\2(\d{4})$/;
 const MS_PER_DAY = 86_400_000;
 /** Day 0 of the 1900 date system as Excel counts it (it believes 1900 was a leap year). */
@@ -194,8 +195,8 @@ function parseDate(value: unknown, date1904: boolean, monthFirst: boolean): Norm
   }
   if (typeof value === 'string') {
     const text = value.trim();
-    let match = ISO_DATE.exec(text);
-    if (match) return calendarDate(Number(match[1]), Number(match[2]), Number(match[3]), value);
+    let match = YEAR_FIRST_DATE.exec(text);
+    if (match) return calendarDate(Number(match[1]), Number(match[3]), Number(match[4]), value);
     match = NUMERIC_DATE.exec(text);
     if (match && monthFirst) return calendarDate(Number(match[4]), Number(match[1]), Number(match[3]), value, MONTH_FIRST_FORMATS);
     if (match) return calendarDate(Number(match[4]), Number(match[3]), Number(match[1]), value);

@@ -11,6 +11,7 @@ import {
   normalizePhone,
   normalizeRowReference,
   REQUIRED_PASSENGER_FIELDS,
+  textDateOrders,
   validatePassengerFields,
   type Normalized,
 } from '../../src/passengers/passenger.normalize';
@@ -117,14 +118,26 @@ describe('normalizeDate', () => {
     ['17.05.1980', '1980-05-17'],
     [' 7/5/1980 ', '1980-05-07'],
     ['29/02/2024', '2024-02-29'],
+    // Year first is unambiguous (Gnumeric's CSV writes date cells as YYYY/MM/DD).
+    ['1980/05/17', '1980-05-17'],
+    ['1980.05.17', '1980-05-17'],
+    ['1980/5/7', '1980-05-07'],
   ])('reads the text %s', (input, expected) => {
     expect(valueOf(normalizeDate(input))).toBe(expected);
+  });
+
+  it('reads a year-first date the same in a day-first and a month-first column, and it proves no order', () => {
+    expect(valueOf(normalizeDate('1980/05/06', { order: 'MDY' }))).toBe('1980-05-06');
+    expect(valueOf(normalizeDate('1980/05/06', { order: 'DMY' }))).toBe('1980-05-06');
+    expect(textDateOrders('1980/05/17')).toBe('same');
   });
 
   it.each([
     ['31/02/2020', /not a real date: 2020-02 has 29 days/],
     ['29/02/2023', /2023-02 has 28 days/],
     ['2020-13-01', /has no month 13/],
+    ['1980/17/05', /has no month 17/],
+    ['1980/05-17', /expected a date as/],
     ['17/05/80', /expected a date as YYYY-MM-DD, DD\/MM\/YYYY, DD-MM-YYYY or DD.MM.YYYY/],
     ['17 May 1980', /expected a date as/],
     ['0980-05-17', /year from 1850 to 2200/],
