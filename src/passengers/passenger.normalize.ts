@@ -301,6 +301,41 @@ export function normalizePhone(value: unknown, options: { regions?: readonly Pho
   return { ok: false, message: `${expected}, got ${describe(value)}${tried}` };
 }
 
+/**
+ * A number the user probably meant, for a phone `normalizePhone` could not read in `regions`, where
+ * one can honestly be derived; undefined otherwise. Candidates: the number in one of `otherRegions`
+ * (countries the passenger's row names but that were not read, such as a misspelt nationality that
+ * has a suggestion); digits whose leading 0 a number cell dropped (`612345678` for a French
+ * passenger: 0612345678); an international number whose prefix lost a digit or came in a foreign
+ * form (`0 44 …` for 00 44 …, the North American `011 44 …`, `+0044 …`); the trunk 0 written after the country
+ * code (`+44 (0)7911 123456`). Only when exactly one valid number comes out of them is it offered:
+ * two are a guess.
+ */
+export function suggestPhone(value: unknown, regions: readonly PhoneRegion[], otherRegions: readonly CountryCode[] = []): string | undefined {
+  let text = textOf(value)?.replace(/^tel:/i, '').trim();
+  if (text === undefined || !PHONE_CHARACTERS.test(text)) return undefined;
+  const digits = text.replace(/\D/g, '');
+  const found = new Set<string>();
+  const add = (phone: string | undefined) => {
+    if (phone) found.add(phone);
+  };
+  if (text.startsWith('00')) text = `+${text.slice(2)}`;
+  if (text.startsWith('+')) {
+    // `+0044 …`, `+044 …`: the 00 prefix kept after the +.
+    const international = digits.replace(/^0+/, '');
+    if (international !== digits) add(toE164(`+${international}`));
+    for (let codeLength = 1; codeLength <= 3; codeLength += 1) {
+      if (international[codeLength] === '0') add(toE164(`+${international.slice(0, codeLength)}${international.slice(codeLength + 1)}`));
+    }
+  } else {
+    for (const region of otherRegions) add(toE164(text, region));
+    if (!digits.startsWith('0')) for (const { region } of regions) add(toE164(`0${digits}`, region));
+    if (/^0[1-9]/.test(digits)) add(toE164(`+${digits.slice(1)}`));
+    if (digits.startsWith('011')) add(toE164(`+${digits.slice(3)}`));
+  }
+  return found.size === 1 ? [...found][0] : undefined;
+}
+
 /** The countries a passenger's phone number without a country code is tried in, in order. */
 export function phoneRegionsOf(fields: Record<string, unknown>, defaultRegion?: CountryCode): PhoneRegion[] {
   const regions: PhoneRegion[] = [];

@@ -11,6 +11,7 @@ import {
   normalizePhone,
   normalizeRowReference,
   REQUIRED_PASSENGER_FIELDS,
+  suggestPhone,
   textDateOrders,
   validatePassengerFields,
   type Normalized,
@@ -145,6 +146,36 @@ describe('normalizeDate', () => {
     [true, /expected a date as/],
   ])('refuses %s', (input, message) => {
     expect(messageOf(normalizeDate(input))).toMatch(message);
+  });
+});
+
+describe('suggestPhone (the preview\'s suggestion for a number that could not be read)', () => {
+  const own = (...regions: ('GB' | 'IT' | 'US' | 'FR')[]) => regions.map((region) => ({ region, source: 'nazionalita' as const }));
+
+  it.each([
+    ['an Italian landline whose leading 0 a number cell dropped', 612345678, own('IT'), '+390612345678'],
+    ['a 00 prefix that lost a 0', '044 7911 123456', own('FR'), '+447911123456'],
+    ['the 00 prefix kept after the +', '+0044 7911 123456', own('GB'), '+447911123456'],
+    ['a trunk 0 kept after the country code', '+39 0 333 123 4567', own('IT'), '+393331234567'],
+  ])('offers %s', (_what, value, regions, expected) => {
+    expect(normalizePhone(value, { regions }).ok).toBe(false);
+    expect(suggestPhone(value, regions)).toBe(expected);
+  });
+
+  it("offers a number of a country the row names but that was not read (a misspelt nationality's suggestion)", () => {
+    expect(normalizePhone('030 1234567', { regions: [] }).ok).toBe(false);
+    expect(suggestPhone('030 1234567', [], ['DE'])).toBe('+49301234567');
+  });
+
+  it('offers nothing where no honest suggestion exists: a number of a country the passenger is not linked to, or two candidates', () => {
+    // An Italian mobile for an American passenger: valid only in a country the row does not name.
+    expect(suggestPhone('347 123 4567', own('US'))).toBeUndefined();
+    expect(suggestPhone('06 12 34 56 78', own('GB'))).toBeUndefined();
+    // 0151 23456789 is a German mobile, and also 00 1 512 345 6789 (Texas) that lost a 0: two readings, no suggestion.
+    expect(suggestPhone('0151 23456789', [], ['DE'])).toBeUndefined();
+    expect(suggestPhone('12', own('IT'))).toBeUndefined();
+    expect(suggestPhone('+39 333', own('IT'))).toBeUndefined();
+    expect(suggestPhone('call me', own('IT'))).toBeUndefined();
   });
 });
 
