@@ -287,6 +287,43 @@ describe('lists saved by LibreOffice and Gnumeric, through the REST upload, the 
     }
   });
 
+  it.each(['phone-suggestions.libreoffice.ods', 'phone-suggestions.gnumeric.csv', 'mixed-date-orders.gnumeric.xlsx'])(
+    '%s: the preview taken at its word (its suggestions sent back as corrections, by cell letter) reads every row',
+    async (file) => {
+      const bytes = writers(file);
+      const first = (await graphqlRequest(PREVIEW, {}, bytes, file)).body.data.previewPassengerUpload;
+      const suggested = first.problems.filter((p: { suggestion: string | null }) => p.suggestion !== null);
+      expect(suggested.length).toBeGreaterThan(0);
+      // The American's Italian mobile has no suggestion: the user drops it (a blank cell), or the default region reads it.
+      const corrections = first.problems.map((p: { sheetRow: number; column: string; suggestion: string | null }) => ({ sheetRow: p.sheetRow, column: p.column, value: p.suggestion }));
+      const second = (await graphqlRequest(PREVIEW, { options: { corrections } }, bytes, file)).body;
+      expect(second.errors).toBeUndefined();
+      const read = second.data.previewPassengerUpload;
+      expect(read.problems).toEqual([]);
+      expect(read.records).toHaveLength(first.records.length + new Set(first.problems.map((p: { rowNumber: number }) => p.rowNumber)).size);
+      if (file.startsWith('phone-suggestions')) {
+        expect(pick(read.records, 'surname', 'phone')).toEqual([
+          ['ROSSI', '+390612345678'],
+          ['MÜLLER', '+49301234567'],
+          ['SMITH', '+447911123456'],
+          ['BROWN', null],
+        ]);
+      } else expect(pick(read.records, 'surname', 'date_born')[1]).toEqual(['WILSON', '1980-05-17']);
+    },
+  );
+
+  it('us-list.libreoffice.xlsx: a column the client maps away (by heading) is not read, and the list has no problem left', async () => {
+    const file = 'us-list.libreoffice.xlsx';
+    const answer = (await graphqlRequest(PREVIEW, { options: { columns: [{ heading: 'phone', field: null }] } }, writers(file), file)).body.data.previewPassengerUpload;
+    expect(answer.problems).toEqual([]);
+    expect(pick(answer.records, 'surname', 'phone')).toEqual([
+      ['JOHNSON', null],
+      ['WILLIAMS', null],
+      ['BROWN', null],
+    ]);
+    expect(answer.warnings).toContain('Column K "Phone" was ignored, as the mapping asked');
+  });
+
   const HIDDEN_WARNINGS = {
     column: 'Column K "Mobile" is hidden; its values were read like those of the other columns',
     totals: 'Sheet row 7 holds SUBTOTAL formulas (a totals row), not a passenger, and was skipped',
