@@ -362,6 +362,25 @@ describe('lists saved by LibreOffice and Gnumeric, through the REST upload, the 
     expect(totals.warnings).toContain('Sheet row 5 holds SUBTOTAL formulas (a totals row), not a passenger, and was skipped');
   });
 
+  // The .xlsx files of the same lists (test/fixtures/passengers/sources/make-hidden-fixtures.py), on every API.
+  const HIDDEN_XLSX: [string, string[], string[]][] = [
+    ['hidden-openpyxl.xlsx', ['ROSSI', 'VERDI', 'GALLO'], [HIDDEN_WARNINGS.column, HIDDEN_WARNINGS.totals, 'Sheet row 3 (Dupont Claire) is hidden by the filter and was skipped; to import hidden rows, upload again with the option hiddenRows=IMPORT']],
+    ['hidden-libreoffice.xlsx', ['ROSSI', 'VERDI', 'GALLO'], [HIDDEN_WARNINGS.column, HIDDEN_WARNINGS.totals, 'Sheet row 3 (Dupont Claire) is hidden by the filter and was skipped; to import hidden rows, upload again with the option hiddenRows=IMPORT']],
+    ['hidden-gnumeric.xlsx', ['ROSSI', 'VERDI', 'GALLO'], [HIDDEN_WARNINGS.column, HIDDEN_WARNINGS.totals, 'Sheet rows 3 (Dupont Claire), 5 (Neri Paola) are hidden and were skipped; to import hidden rows, upload again with the option hiddenRows=IMPORT']],
+    ['totals-table-openpyxl.xlsx', ['ROSSI', 'DUPONT', 'VERDI'], ['Sheet row 5 is the totals row of the table "PassengerTable", not a passenger, and was skipped']],
+    ['totals-table-xlsxwriter.xlsx', ['ROSSI', 'VERDI'], [HIDDEN_WARNINGS.column, 'Sheet row 5 holds SUBTOTAL formulas (a totals row), not a passenger, and was skipped']],
+    ['totals-table-libreoffice.xlsx', ['ROSSI', 'VERDI'], [HIDDEN_WARNINGS.column, 'Sheet row 5 holds SUBTOTAL formulas (a totals row), not a passenger, and was skipped']],
+  ];
+  it.each(HIDDEN_XLSX.flatMap(([file, surnames, warnings]) => APIS.map((api) => [file, api, surnames, warnings] as const)))(
+    '%s (%s): hidden rows skipped, hidden columns read, the totals row skipped, each with its warning',
+    async (file, api, surnames, warnings) => {
+      const answer = await send(api, `../${file}`);
+      expect(answer.problems).toEqual([]);
+      expect(answer.records.map((r) => r.surname)).toEqual(surnames);
+      expect(answer.warnings).toEqual(expect.arrayContaining(warnings));
+    },
+  );
+
   it.each(APIS)("LibreOffice's CSV of the hidden list (%s): a CSV has no hidden rows or formulas, so every row is read and the totals row is a row with problems", async (api) => {
     const answer = await send(api, 'hidden.libreoffice.csv');
     expect(new Set(answer.problems.map((p) => p.sheet_row))).toEqual(new Set([7]));
