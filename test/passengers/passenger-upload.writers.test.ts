@@ -324,6 +324,53 @@ describe('lists saved by LibreOffice and Gnumeric, through the REST upload, the 
     expect(answer.warnings).toContain('Column K "Phone" was ignored, as the mapping asked');
   });
 
+  const COUNTRY_READINGS = [
+    'Passenger row 1 (Weber Anna), column "Luogo di nascita": "Deutschland" was read as DE (Germany), its German name',
+    'Passenger row 1 (Weber Anna), column "Nazionalità": "Allemagne" was read as DE (Germany), its French name',
+    'Passenger row 1 (Weber Anna), column "Stato di rilascio": "Alemania" was read as DE (Germany), its Spanish name',
+    'Passenger row 2 (Ivanov Pavel), column "Luogo di nascita": "Германия" was read as DE (Germany), its Russian name',
+    'Passenger row 2 (Ivanov Pavel), column "Nazionalità": "Германия" was read as DE (Germany), its Russian name',
+  ];
+
+  it.each(every('other-languages'))('%s (%s): Italian headings, countries named in other languages read with a warning each, a misspelt heading ignored', async (file, api) => {
+    const answer = await send(api, file);
+    expect(answer.problems).toEqual([]);
+    expect(pick(answer.records, 'surname', 'phone')).toEqual([
+      ['WEBER', '+4915123456789'],
+      ['IVANOV', null],
+    ]);
+    expect(answer.warnings).toEqual(['Column J "Emai" is not a passenger field and was ignored', ...COUNTRY_READINGS]);
+  });
+
+  it.each(SAVED_AS.map((saved) => `other-languages.${saved}`))('%s (preview): the mapping says how each heading matched, the misspelt one gets a did-you-mean, and the client maps it', async (file) => {
+    const query = /* GraphQL */ `
+      mutation Preview($flightId: Int!, $file: Upload!, $options: PassengerUploadOptionsInput) {
+        previewPassengerUpload(flightId: $flightId, file: $file, options: $options) {
+          records { surname email nazionalita luogonascita issuingstate }
+          mapping { column heading field match }
+          unknownHeadings { column heading didYouMean }
+          options { dateOrder defaultPhoneRegion hiddenRows }
+        }
+      }
+    `;
+    const first = (await graphqlRequest(query, {}, writers(file), file)).body.data.previewPassengerUpload;
+    expect(first.unknownHeadings).toEqual([{ column: 'J', heading: 'Emai', didYouMean: 'email' }]);
+    expect(first.mapping.slice(0, 3)).toEqual([
+      { column: 'A', heading: 'Cognome', field: 'surname', match: 'ALIAS' },
+      { column: 'B', heading: 'Nome', field: 'name', match: 'ALIAS' },
+      { column: 'C', heading: 'Data di nascita', field: 'date_born', match: 'ALIAS' },
+    ]);
+    expect(first.options).toEqual({ dateOrder: 'DMY', defaultPhoneRegion: null, hiddenRows: 'SKIP' });
+    expect(first.records.map((r: Record<string, string>) => [r.nazionalita, r.luogonascita, r.issuingstate])).toEqual([
+      ['DE', 'DE', 'DE'],
+      ['DE', 'DE', 'DE'],
+    ]);
+    const mapped = (await graphqlRequest(query, { options: { columns: [{ column: 'J', field: 'email' }] } }, writers(file), file)).body.data.previewPassengerUpload;
+    expect(mapped.unknownHeadings).toEqual([]);
+    expect(mapped.mapping).toContainEqual({ column: 'J', heading: 'Emai', field: 'email', match: 'CLIENT' });
+    expect(mapped.records.map((r: { email: string | null }) => r.email)).toEqual(['anna@example.de', null]);
+  });
+
   const HIDDEN_WARNINGS = {
     column: 'Column K "Mobile" is hidden; its values were read like those of the other columns',
     totals: 'Sheet row 7 holds SUBTOTAL formulas (a totals row), not a passenger, and was skipped',
