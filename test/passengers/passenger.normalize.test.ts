@@ -1,3 +1,5 @@
+import fc from 'fast-check';
+import type { CountryCode } from 'libphonenumber-js/max';
 import {
   normalizeCountry,
   normalizeDate,
@@ -165,6 +167,27 @@ describe('suggestPhone (the preview\'s suggestion for a number that could not be
   it("offers a number of a country the row names but that was not read (a misspelt nationality's suggestion)", () => {
     expect(normalizePhone('030 1234567', { regions: [] }).ok).toBe(false);
     expect(suggestPhone('030 1234567', [], ['DE'])).toBe('+49301234567');
+  });
+
+  it('never throws, and offers only a number the rules read as it is (generated inputs, fixed seed)', () => {
+    const phoneLike = fc.oneof(
+      fc.stringMatching(/^(\+|00|0|011)?[0-9 ()./-]{0,18}$/),
+      fc.string({ maxLength: 24 }),
+      fc.integer({ min: 0, max: 99_999_999_999 }),
+    );
+    const region = fc.constantFrom<CountryCode>('IT', 'GB', 'US', 'FR', 'DE', 'IE', 'ES');
+    let offered = 0;
+    fc.assert(
+      fc.property(phoneLike, fc.array(region, { maxLength: 3 }), fc.array(region, { maxLength: 2 }), (value, tried, other) => {
+        const suggestion = suggestPhone(value, tried.map((r) => ({ region: r, source: 'nazionalita' as const })), other);
+        if (suggestion === undefined) return;
+        offered += 1;
+        expect(normalizePhone(suggestion)).toEqual({ ok: true, value: suggestion });
+      }),
+      { numRuns: 2000, seed: 23 },
+    );
+    // The inputs reach the suggestions, so the property says something.
+    expect(offered).toBeGreaterThan(20);
   });
 
   it('offers nothing where no honest suggestion exists: a number of a country the passenger is not linked to, or two candidates', () => {
