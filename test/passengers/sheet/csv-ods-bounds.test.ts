@@ -71,6 +71,14 @@ describe('parsePassengerSheet: hostile CSV files', () => {
     expect([beyond.status, beyond.message]).toEqual([422, 'Sheet row 2 has a value in column P (column 16); at most 15 columns are accepted']);
   });
 
+  it('stops at the wall-time cap (413), a CSV and an .ods alike', async () => {
+    const rows = Array.from({ length: 2000 }, (_, i) => passenger({ numberdoc: `YA${i}` }));
+    for (const file of [buildPassengerCsv(rows), buildPassengerOds(rows)]) {
+      const error = await refusal(file, { limits: { ...LIMITS, uploadMaxParseMs: 0 } });
+      expect([error.status, error.message]).toEqual([413, 'Reading the workbook took longer than 0 ms (the limit UPLOAD_MAX_PARSE_MS); it holds far more than a passenger list']);
+    }
+  });
+
   it('stops when the caller aborts, rejecting with the reason', async () => {
     const rows = Array.from({ length: 2000 }, (_, i) => passenger({ numberdoc: `YA${i}` }));
     const controller = new AbortController();
