@@ -95,7 +95,7 @@ export const passengerUploadTypeDefs = /* GraphQL */ `
     value: String
     "What is wrong and what is expected, starting with the heading."
     message: String!
-    "A value the rules think was meant, when they know one (a text date in the other order, as YYYY-MM-DD); null otherwise."
+    "A value the rules think was meant, when they know one: a text date in the other order (YYYY-MM-DD), the alpha-2 code of a misspelt country, the one telephone number a cell can honestly be read as (E.164; see docs/passenger-spreadsheet.md); null otherwise."
     suggestion: String
   }
 

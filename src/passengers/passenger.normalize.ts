@@ -121,7 +121,8 @@ const DATE_FORMATS = 'YYYY-MM-DD, DD/MM/YYYY, DD-MM-YYYY or DD.MM.YYYY';
 const MONTH_FIRST_FORMATS = 'YYYY-MM-DD, MM/DD/YYYY, MM-DD-YYYY or MM.DD.YYYY';
 const MIN_YEAR = 1850;
 const MAX_YEAR = 2200;
-const ISO_DATE = /^(\d{4})-(\d{1,2})-(\d{1,2})$/;
+/** Year first, month before day: ISO 8601's order, also with / or . (Gnumeric's CSV writes 1980/05/17). No country writes year, day, month. */
+const YEAR_FIRST_DATE = /^(\d{4})([-/.])(\d{1,2})\2(\d{1,2})$/;
 const NUMERIC_DATE = /^(\d{1,2})([/.-])(\d{1,2})\2(\d{4})$/;
 const MS_PER_DAY = 86_400_000;
 /** Day 0 of the 1900 date system as Excel counts it (it believes 1900 was a leap year). */
@@ -194,8 +195,8 @@ function parseDate(value: unknown, date1904: boolean, monthFirst: boolean): Norm
   }
   if (typeof value === 'string') {
     const text = value.trim();
-    let match = ISO_DATE.exec(text);
-    if (match) return calendarDate(Number(match[1]), Number(match[2]), Number(match[3]), value);
+    let match = YEAR_FIRST_DATE.exec(text);
+    if (match) return calendarDate(Number(match[1]), Number(match[3]), Number(match[4]), value);
     match = NUMERIC_DATE.exec(text);
     if (match && monthFirst) return calendarDate(Number(match[4]), Number(match[1]), Number(match[3]), value, MONTH_FIRST_FORMATS);
     if (match) return calendarDate(Number(match[4]), Number(match[3]), Number(match[1]), value);
@@ -298,6 +299,41 @@ export function normalizePhone(value: unknown, options: { regions?: readonly Pho
     ? `; without a country code it was tried as a number of ${regionList(regions)}, and is valid in none`
     : "; a number without a country code needs the passenger's nationality, issuing state or country of birth, or a default region";
   return { ok: false, message: `${expected}, got ${describe(value)}${tried}` };
+}
+
+/**
+ * A number the user probably meant, for a phone `normalizePhone` could not read in `regions`, where
+ * one can honestly be derived; undefined otherwise. Candidates: the number in one of `otherRegions`
+ * (countries the passenger's row names but that were not read, such as a misspelt nationality that
+ * has a suggestion); digits whose leading 0 a number cell dropped (`612345678` for a French
+ * passenger: 0612345678); an international number whose prefix lost a digit or came in a foreign
+ * form (`0 44 …` for 00 44 …, the North American `011 44 …`, `+0044 …`); the trunk 0 written after the country
+ * code (`+44 (0)7911 123456`). Only when exactly one valid number comes out of them is it offered:
+ * two are a guess.
+ */
+export function suggestPhone(value: unknown, regions: readonly PhoneRegion[], otherRegions: readonly CountryCode[] = []): string | undefined {
+  let text = textOf(value)?.replace(/^tel:/i, '').trim();
+  if (text === undefined || !PHONE_CHARACTERS.test(text)) return undefined;
+  const digits = text.replace(/\D/g, '');
+  const found = new Set<string>();
+  const add = (phone: string | undefined) => {
+    if (phone) found.add(phone);
+  };
+  if (text.startsWith('00')) text = `+${text.slice(2)}`;
+  if (text.startsWith('+')) {
+    // `+0044 …`, `+044 …`: the 00 prefix kept after the +.
+    const international = digits.replace(/^0+/, '');
+    if (international !== digits) add(toE164(`+${international}`));
+    for (let codeLength = 1; codeLength <= 3; codeLength += 1) {
+      if (international[codeLength] === '0') add(toE164(`+${international.slice(0, codeLength)}${international.slice(codeLength + 1)}`));
+    }
+  } else {
+    for (const region of otherRegions) add(toE164(text, region));
+    if (!digits.startsWith('0')) for (const { region } of regions) add(toE164(`0${digits}`, region));
+    if (/^0[1-9]/.test(digits)) add(toE164(`+${digits.slice(1)}`));
+    if (digits.startsWith('011')) add(toE164(`+${digits.slice(3)}`));
+  }
+  return found.size === 1 ? [...found][0] : undefined;
 }
 
 /** The countries a passenger's phone number without a country code is tried in, in order. */

@@ -1,3 +1,5 @@
+import fc from 'fast-check';
+import type { CountryCode } from 'libphonenumber-js/max';
 import {
   normalizeCountry,
   normalizeDate,
@@ -11,6 +13,8 @@ import {
   normalizePhone,
   normalizeRowReference,
   REQUIRED_PASSENGER_FIELDS,
+  suggestPhone,
+  textDateOrders,
   validatePassengerFields,
   type Normalized,
 } from '../../src/passengers/passenger.normalize';
@@ -117,14 +121,26 @@ describe('normalizeDate', () => {
     ['17.05.1980', '1980-05-17'],
     [' 7/5/1980 ', '1980-05-07'],
     ['29/02/2024', '2024-02-29'],
+    // Year first is unambiguous (Gnumeric's CSV writes date cells as YYYY/MM/DD).
+    ['1980/05/17', '1980-05-17'],
+    ['1980.05.17', '1980-05-17'],
+    ['1980/5/7', '1980-05-07'],
   ])('reads the text %s', (input, expected) => {
     expect(valueOf(normalizeDate(input))).toBe(expected);
+  });
+
+  it('reads a year-first date the same in a day-first and a month-first column, and it proves no order', () => {
+    expect(valueOf(normalizeDate('1980/05/06', { order: 'MDY' }))).toBe('1980-05-06');
+    expect(valueOf(normalizeDate('1980/05/06', { order: 'DMY' }))).toBe('1980-05-06');
+    expect(textDateOrders('1980/05/17')).toBe('same');
   });
 
   it.each([
     ['31/02/2020', /not a real date: 2020-02 has 29 days/],
     ['29/02/2023', /2023-02 has 28 days/],
     ['2020-13-01', /has no month 13/],
+    ['1980/17/05', /has no month 17/],
+    ['1980/05-17', /expected a date as/],
     ['17/05/80', /expected a date as YYYY-MM-DD, DD\/MM\/YYYY, DD-MM-YYYY or DD.MM.YYYY/],
     ['17 May 1980', /expected a date as/],
     ['0980-05-17', /year from 1850 to 2200/],
@@ -132,6 +148,57 @@ describe('normalizeDate', () => {
     [true, /expected a date as/],
   ])('refuses %s', (input, message) => {
     expect(messageOf(normalizeDate(input))).toMatch(message);
+  });
+});
+
+describe('suggestPhone (the preview\'s suggestion for a number that could not be read)', () => {
+  const own = (...regions: ('GB' | 'IT' | 'US' | 'FR')[]) => regions.map((region) => ({ region, source: 'nazionalita' as const }));
+
+  it.each([
+    ['an Italian landline whose leading 0 a number cell dropped', 612345678, own('IT'), '+390612345678'],
+    ['a 00 prefix that lost a 0', '044 7911 123456', own('FR'), '+447911123456'],
+    ['the 00 prefix kept after the +', '+0044 7911 123456', own('GB'), '+447911123456'],
+    ['a trunk 0 kept after the country code', '+39 0 333 123 4567', own('IT'), '+393331234567'],
+  ])('offers %s', (_what, value, regions, expected) => {
+    expect(normalizePhone(value, { regions }).ok).toBe(false);
+    expect(suggestPhone(value, regions)).toBe(expected);
+  });
+
+  it("offers a number of a country the row names but that was not read (a misspelt nationality's suggestion)", () => {
+    expect(normalizePhone('030 1234567', { regions: [] }).ok).toBe(false);
+    expect(suggestPhone('030 1234567', [], ['DE'])).toBe('+49301234567');
+  });
+
+  it('never throws, and offers only a number the rules read as it is (generated inputs, fixed seed)', () => {
+    const phoneLike = fc.oneof(
+      fc.stringMatching(/^(\+|00|0|011)?[0-9 ()./-]{0,18}$/),
+      fc.string({ maxLength: 24 }),
+      fc.integer({ min: 0, max: 99_999_999_999 }),
+    );
+    const region = fc.constantFrom<CountryCode>('IT', 'GB', 'US', 'FR', 'DE', 'IE', 'ES');
+    let offered = 0;
+    fc.assert(
+      fc.property(phoneLike, fc.array(region, { maxLength: 3 }), fc.array(region, { maxLength: 2 }), (value, tried, other) => {
+        const suggestion = suggestPhone(value, tried.map((r) => ({ region: r, source: 'nazionalita' as const })), other);
+        if (suggestion === undefined) return;
+        offered += 1;
+        expect(normalizePhone(suggestion)).toEqual({ ok: true, value: suggestion });
+      }),
+      { numRuns: 2000, seed: 23 },
+    );
+    // The inputs reach the suggestions, so the property says something.
+    expect(offered).toBeGreaterThan(20);
+  });
+
+  it('offers nothing where no honest suggestion exists: a number of a country the passenger is not linked to, or two candidates', () => {
+    // An Italian mobile for an American passenger: valid only in a country the row does not name.
+    expect(suggestPhone('347 123 4567', own('US'))).toBeUndefined();
+    expect(suggestPhone('06 12 34 56 78', own('GB'))).toBeUndefined();
+    // 0151 23456789 is a German mobile, and also 00 1 512 345 6789 (Texas) that lost a 0: two readings, no suggestion.
+    expect(suggestPhone('0151 23456789', [], ['DE'])).toBeUndefined();
+    expect(suggestPhone('12', own('IT'))).toBeUndefined();
+    expect(suggestPhone('+39 333', own('IT'))).toBeUndefined();
+    expect(suggestPhone('call me', own('IT'))).toBeUndefined();
   });
 });
 

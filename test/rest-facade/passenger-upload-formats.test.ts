@@ -65,6 +65,8 @@ describe('uploading CSV and .ods passenger lists', () => {
     ['an Excel "CSV UTF-8" sent as text/csv', 'excel-utf8-bom-comma.csv', 'text/csv'],
     ['a German Excel CSV sent as application/vnd.ms-excel (what Windows browsers declare for .csv)', 'excel-german-1252-semicolon.csv', 'application/vnd.ms-excel'],
     ['a LibreOffice CSV declared as an .xlsx', 'libreoffice-utf8-comma.csv', XLSX],
+    ['an Excel "Unicode Text" (UTF-16LE with a byte order mark, tabs) sent as text/plain', 'excel-unicode-text.txt', 'text/plain'],
+    ['a Gnumeric CSV (dates year first, YYYY/MM/DD) sent as text/csv', 'gnumeric-list.csv', 'text/csv'],
   ])('reads %s the same way through REST and GraphQL', async (_what, file, contentType) => {
     const [viaRest, viaGraphql] = await both(fixture(file), file, contentType);
     expect(viaRest.status).toBe(200);

@@ -3,7 +3,7 @@ import type { ReadBudget } from './read-budget';
 import { sheetError } from './sheet-error';
 import { TextCollector } from './spreadsheet-text';
 import type { SheetChoice, SpreadsheetSource } from './spreadsheet-source';
-import { MAX_SHEET_COLUMNS, MAX_SHEET_ROWS, type RowHiding, type SheetCell, type SheetRowSink } from './worksheet-reader';
+import { MAX_SHEET_COLUMNS, MAX_SHEET_ROWS, SUBTOTAL_FORMULA, type RowHiding, type SheetCell, type SheetRowSink } from './worksheet-reader';
 import { readXmlPart, type XmlPartHandler } from './xml-part-reader';
 import type { ZipEntry } from './zip-directory';
 import { checkReadable, damagedFile } from './zip-part';
@@ -221,13 +221,16 @@ class ContentReader implements XmlPartHandler {
       this.column += this.cellRepeat;
       return;
     }
+    // A totals row's formula (LibreOffice and Gnumeric write `of:=SUBTOTAL(…)`): the row is no passenger.
+    const formula = this.cellAttributes['table:formula'];
+    const subtotal = formula !== undefined && SUBTOTAL_FORMULA.test(formula.replace(/^[a-z]+:=?/i, ''));
     for (let copy = 0; copy < this.cellRepeat; copy += 1) {
       if (copy > 0) this.budget.countCell();
       this.cellsInRow += 1;
       if (this.cellsInRow > MAX_SHEET_COLUMNS || this.column > MAX_SHEET_COLUMNS) {
         throw sheetError.unprocessable(`Sheet row ${this.rowNumber + 1} has more than ${MAX_SHEET_COLUMNS} cells, more than a sheet has columns`);
       }
-      this.cells.push({ column: this.column, content });
+      this.cells.push(subtotal ? { column: this.column, content, subtotal: true } : { column: this.column, content });
       this.column += 1;
     }
   }

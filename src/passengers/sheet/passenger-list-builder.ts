@@ -1,11 +1,15 @@
+import type { CountryCode } from 'libphonenumber-js/max';
 import { suggestCountry } from '../country-lookup';
 import { ageOn } from '../passenger-list.warnings';
 import type { PassengerRecord } from '../passenger.record';
 import {
   isBlank,
+  isPhoneRegion,
   normalizeDate,
   normalizePassengerInto,
   normalizeRowReference,
+  phoneRegionsOf,
+  suggestPhone,
   type DateField,
   type DateOrder,
   type FieldNote,
@@ -41,6 +45,8 @@ export interface ListPreview {
   problemCount: number;
   warnings: string[];
 }
+
+const COUNTRY_FIELDS = ['nazionalita', 'issuingstate', 'luogonascita'] as const;
 
 /** No passenger field holds more: a longer text is reported without being interpreted. */
 const MAX_FIELD_CHARS = 256;
@@ -220,7 +226,7 @@ export class PassengerListBuilder {
       if (problem.field === 'is_carring_infant') carryingOk = false;
       if (isUnreadable(raw[problem.field])) continue; // already reported
       const column = this.headingOf(problem.field);
-      const suggestion = this.options.preview ? this.suggestionFor(problem.field, raw[problem.field]) : undefined;
+      const suggestion = this.options.preview ? this.suggestionFor(problem.field, raw[problem.field], record) : undefined;
       this.report({
         row_number: rowNumber,
         sheet_row: sheetRow,
@@ -246,9 +252,21 @@ export class PassengerListBuilder {
   /**
    * A value the user probably meant, where the rules know one: a text date its column could not
    * read is offered in the other order (05/17/1980 in a day-first column: 1980-05-17), a misspelt
-   * country name as the code of the nearest name (Deutchland: DE).
+   * country name as the code of the nearest name (Deutchland: DE), a telephone number as the one
+   * number suggestPhone derives (the countries the row names but that were not read count there).
    */
-  private suggestionFor(field: string, content: CellContent | undefined): string | undefined {
+  private suggestionFor(field: string, content: CellContent | undefined, record: PassengerRecord): string | undefined {
+    if (field === 'phone') {
+      const fields = record as unknown as Record<string, unknown>;
+      const regions = phoneRegionsOf(fields, this.options.normalize.defaultPhoneRegion);
+      const other = new Set<CountryCode>();
+      for (const source of COUNTRY_FIELDS) {
+        const written = this.raw[source];
+        const code = typeof written === 'string' && !fields[source] ? suggestCountry(written) : undefined;
+        if (code && isPhoneRegion(code) && !regions.some((r) => r.region === code)) other.add(code);
+      }
+      return suggestPhone(content, regions, [...other]);
+    }
     if ((field === 'date_born' || field === 'scadenza') && typeof content === 'string') {
       const order = this.normalizeOptions.dateOrders?.[field] ?? 'DMY';
       const other = normalizeDate(content, { date1904: this.options.normalize.date1904, order: order === 'DMY' ? 'MDY' : 'DMY' });

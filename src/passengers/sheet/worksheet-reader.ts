@@ -92,7 +92,8 @@ export function parseRange(ref: string): MergedRange | undefined {
 /** An xsd:boolean attribute or cell value that says true (`1` or `true`). */
 export const isTrue = (value: string | undefined) => value !== undefined && /^\s*(1|true)\s*$/i.test(value);
 
-const SUBTOTAL_FORMULA = /^\s*(?:_xlfn\.)?(?:SUBTOTAL|AGGREGATE)\s*\(/i;
+/** A SUBTOTAL or AGGREGATE formula, as an .xlsx writes it (`SUBTOTAL(103,B2:B6)`) or an .ods after its namespace (`of:=SUBTOTAL(103;[.B2:.B6])`). */
+export const SUBTOTAL_FORMULA = /^\s*(?:_xlfn\.)?(?:SUBTOTAL|AGGREGATE)\s*\(/i;
 
 const ISO_DAY = /^\s*(\d{4})-(\d{2})-(\d{2})(?:$|[T\s])/;
 

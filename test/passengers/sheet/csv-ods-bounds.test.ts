@@ -4,7 +4,15 @@ import { buildPassengerCsv, buildPassengerOds, csvOf, odsContent, odsPackage, od
 import { ENGLISH_HEADINGS, FIELDS, passenger, storedOrDeflated, zerosPart } from '../../helpers/passenger-workbook';
 
 /** The hostile-file guarantees of the .xlsx reader, held by the CSV and .ods readers: each refused early, by the limit it reaches. */
-const LIMITS = { uploadMaxBytes: 5 * 1024 * 1024, uploadMaxRows: 2000, uploadMaxColumns: 64, uploadMaxUncompressedBytes: 50 * 1024 * 1024 };
+// The parse-time limit is raised so that each file meets the limit under test, also on a loaded machine
+// (at load 26 the huge .ods passed the default 10 s first); the time limit has its own tests.
+const LIMITS = {
+  uploadMaxBytes: 5 * 1024 * 1024,
+  uploadMaxRows: 2000,
+  uploadMaxColumns: 64,
+  uploadMaxUncompressedBytes: 50 * 1024 * 1024,
+  uploadMaxParseMs: 120_000,
+};
 const HEADINGS = FIELDS.map((f) => ENGLISH_HEADINGS[f]);
 const HEADER = odsRow(HEADINGS);
 const marioCells = FIELDS.map((f) => passenger()[f] ?? null);
@@ -61,6 +69,14 @@ describe('parsePassengerSheet: hostile CSV files', () => {
     const wide = Buffer.from(csvOf([HEADINGS, [...marioCells.map((c) => (c instanceof Date ? '17/05/1980' : String(c ?? ''))), '', 'note']]));
     const beyond = await refusal(wide, { limits: { ...LIMITS, uploadMaxColumns: 15 } });
     expect([beyond.status, beyond.message]).toEqual([422, 'Sheet row 2 has a value in column P (column 16); at most 15 columns are accepted']);
+  });
+
+  it('stops at the wall-time cap (413), a CSV and an .ods alike', async () => {
+    const rows = Array.from({ length: 2000 }, (_, i) => passenger({ numberdoc: `YA${i}` }));
+    for (const file of [buildPassengerCsv(rows), buildPassengerOds(rows)]) {
+      const error = await refusal(file, { limits: { ...LIMITS, uploadMaxParseMs: 0 } });
+      expect([error.status, error.message]).toEqual([413, 'Reading the workbook took longer than 0 ms (the limit UPLOAD_MAX_PARSE_MS); it holds far more than a passenger list']);
+    }
   });
 
   it('stops when the caller aborts, rejecting with the reason', async () => {
