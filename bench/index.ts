@@ -11,6 +11,7 @@ import { formatExportBench, runExportBench } from './export.bench';
 import { formatMetricsBench, runMetricsBench } from './metrics.bench';
 import { formatPushBench, runPushBench } from './passenger-push.bench';
 import { formatSheetBench, runSheetBench } from './sheet.bench';
+import { formatSmallRequestsBench, runSmallRequestsBench } from './small-requests.bench';
 import { formatSlowSubscribersBench, runSlowSubscribersBench } from './slow-subscribers.bench';
 import { formatSubscriptionsBench, runSubscriptionsBench } from './subscriptions.bench';
 import { formatTimelineBench, runTimelineBench } from './timeline.bench';
@@ -21,6 +22,7 @@ import { formatWebhookBench, runWebhookBench } from './webhooks.bench';
 const BENCHES: Record<string, () => Promise<string>> = {
   engine: async () => formatEngineBench(await runEngineBench()),
   timeline: async () => formatTimelineBench(await runTimelineBench()),
+  small: async () => formatSmallRequestsBench(await runSmallRequestsBench()),
   auth: async () => formatAuthBench(await runAuthBench()),
   sheet: async () => formatSheetBench(await runSheetBench(), new Date().toISOString().slice(0, 10)),
   push: async () => formatPushBench(await runPushBench()),

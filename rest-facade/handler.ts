@@ -1,5 +1,5 @@
 import type { ApolloServer } from '@apollo/server';
-import { Kind, type DocumentNode, type GraphQLFormattedError } from 'graphql';
+import { Kind, print, type DocumentNode, type GraphQLFormattedError } from 'graphql';
 import type { Request, RequestHandler } from 'express';
 import { authenticationRequired } from '../src/auth';
 import type { GraphQLContext } from '../src/graphql-kit/context';
@@ -43,13 +43,17 @@ export function facadeHandler<Data, Variables extends Record<string, unknown>>(
   route: FacadeRoute<Data, Variables>,
   deps: FacadeHandlerDeps,
 ): RequestHandler {
+  // The operation's text, printed once: given the document, Apollo would print it on every request
+  // (it keys its parsed-and-validated document cache and graphql-jit's compiled queries by the text).
+  const query = print(route.operation);
+  const mutation = writes(route.operation);
   return async (req, res, next) => {
     try {
       const contextValue = res.locals.graphqlContext as GraphQLContext;
       if (route.vary) res.vary(route.vary.join(', '));
       const variables = await route.toVariables(req);
       const response = await deps.apollo.executeOperation<Data, Variables>(
-        { query: route.operation, variables },
+        { query, variables },
         { contextValue },
       );
       if (response.body.kind !== 'single') throw new Error('incremental delivery is not used by the facade');
@@ -80,7 +84,7 @@ export function facadeHandler<Data, Variables extends Record<string, unknown>>(
       // The same cap as /graphql answers (RESPONSE_MAX_BYTES), measured on what is sent, and as
       // there never on a write's answer (a push that happened is reported). The JSON is written a
       // slice at a time (src/shared/json-writer.ts).
-      const body = writeJson(route.toResponse(data as Data, req), writes(route.operation) ? Infinity : responseMaxBytes);
+      const body = writeJson(route.toResponse(data as Data, req), mutation ? Infinity : responseMaxBytes);
       if (!('bytes' in body)) throw responseTooLarge(body.byteLength, responseMaxBytes);
       res.status(200).type('application/json').send(body.bytes);
     } catch (error) {

@@ -16,6 +16,7 @@ import {
   type ValidationRule,
 } from 'graphql';
 import { fieldExtensionsEstimator, getComplexity, simpleEstimator } from 'graphql-query-complexity';
+import { LRUCache } from 'lru-cache';
 import { authenticationRequired } from '../auth';
 import type { Config } from '../config';
 import type { GraphQLContext } from '../graphql-kit/context';
@@ -177,11 +178,55 @@ export function checkVariableValues(schema: GraphQLSchema, operation: OperationD
 /** Longest variable-coercion message shown. */
 const COERCION_MESSAGE_CHARS = 400;
 
+/**
+ * Costs already estimated, per parsed document (Apollo hands the same DocumentNode to every request
+ * of the same text, and the REST facade's operations are fixed), by operation name, variables and
+ * the two settings estimators read. The estimate is a function of these alone, so a repeated
+ * request (a calendar asking for the same day, the facade's operations) reuses it instead of
+ * walking the document again (measured: bench/README.md, "Small requests against a minimal
+ * server"). Only variables of a flat shape are keys: every value a number, boolean, null or short
+ * string (a list, an input object or an upload is estimated each time, without being read here).
+ * Each document keeps at most COST_CACHE_ENTRIES keys (least recently used go first), and a
+ * document Apollo's own cache lets go of takes its costs with it.
+ */
+const costCache = new WeakMap<DocumentNode, LRUCache<string, number>>();
+const COST_CACHE_ENTRIES = 256;
+const COST_CACHE_STRING_CHARS = 100;
+
+function flatVariables(variables: Record<string, unknown>): boolean {
+  for (const name in variables) {
+    const value = variables[name];
+    if (typeof value === 'string' ? value.length > COST_CACHE_STRING_CHARS : value !== null && value !== undefined && typeof value !== 'number' && typeof value !== 'boolean') return false;
+  }
+  return true;
+}
+
+function cachedCost(document: DocumentNode, key: () => string, variables: Record<string, unknown>, estimate: () => number): number {
+  if (!flatVariables(variables)) return estimate();
+  let costs = costCache.get(document);
+  if (!costs) costCache.set(document, (costs = new LRUCache<string, number>({ max: COST_CACHE_ENTRIES })));
+  const text = key();
+  let cost = costs.get(text);
+  if (cost === undefined) costs.set(text, (cost = estimate()));
+  return cost;
+}
+
 /** Step 7: the estimated cost, with lists costed by their real bounds (see complexity.ts). */
 export function checkCost(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined, variables: Record<string, unknown>, config: Config): void {
-  let cost: number;
+  const key = () => `${operationName ?? ''}\n${config.limits.graphqlCostFlightsPerDay}\n${config.timezone}\n${JSON.stringify(variables)}`;
+  const cost = cachedCost(document, key, variables, () => estimateCost(schema, document, operationName, variables, config));
+  const maxCost = config.limits.graphqlMaxCost;
+  if (cost > maxCost) {
+    throw new AppError(ErrorCode.QUERY_TOO_COMPLEX, `Query cost ${cost} exceeds the limit of ${maxCost}: select fewer fields, aliases or a shorter range, or split the query`, {
+      details: [{ field: 'query', message: `estimated cost ${cost}, limit ${maxCost}`, cost, maxCost }],
+    });
+  }
+}
+
+/** The cost graphql-query-complexity estimates; a document it cannot estimate is the client's error (400). */
+function estimateCost(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined, variables: Record<string, unknown>, config: Config): number {
   try {
-    cost = getComplexity({
+    return getComplexity({
       schema,
       query: document,
       variables,
@@ -193,12 +238,6 @@ export function checkCost(schema: GraphQLSchema, document: DocumentNode, operati
     if (error instanceof GraphQLError) throw invalidInput(error.message);
     if (error instanceof RangeError) throw invalidInput(tooDeeplyNested().message);
     throw error;
-  }
-  const maxCost = config.limits.graphqlMaxCost;
-  if (cost > maxCost) {
-    throw new AppError(ErrorCode.QUERY_TOO_COMPLEX, `Query cost ${cost} exceeds the limit of ${maxCost}: select fewer fields, aliases or a shorter range, or split the query`, {
-      details: [{ field: 'query', message: `estimated cost ${cost}, limit ${maxCost}`, cost, maxCost }],
-    });
   }
 }
 

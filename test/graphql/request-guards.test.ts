@@ -169,6 +169,24 @@ describe('GraphQL cost model', () => {
     expect(response.text.length).toBeLessThan(4096);
   });
 
+  it('costs one document by its variables each time: a cost remembered for one range is never reused for another', async () => {
+    // The same text (one parsed document, whose costs are remembered by variables) with a day, then a year, then a day again.
+    const query = `query($start: String!, $end: String!) ${aliases(980, 'timelineEvents(view: CALENDAR, start: $start, end: $end) { flightId }')}`;
+    const token = await testApp.token(['timeline:read']);
+    const day = { start: '2026-06-01', end: '2026-06-01' };
+    const year = { start: '2026-06-01', end: '2027-06-01' };
+    for (const variables of [day, year, day, year]) {
+      const response = await post(testApp, { query, variables }, token);
+      if (variables === day) {
+        expect(response.status).toBe(200);
+        expect(response.body.data.a979).toEqual([]);
+      } else {
+        const [detail] = expectRefused(response, 400, 'QUERY_TOO_COMPLEX').extensions.details as Array<{ cost: number }>;
+        expect(detail.cost).toBe(980 * (1 + 366 * 20));
+      }
+    }
+  });
+
   it('lets a one-day timeline with a few aliases through', async () => {
     const response = await post(testApp, { query: aliases(10, 'timelineEvents(view: CALENDAR, start: "2026-06-01", end: "2026-06-01") { flightId }') }, await testApp.token(['timeline:read']));
     expect(response.status).toBe(200);
