@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
+import type { ApolloServer } from '@apollo/server';
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { type Express, type Request } from 'express';
 import { pinoHttp } from 'pino-http';
@@ -87,28 +88,7 @@ export async function createApp({ config, logger, database, devToken, metrics }:
   // First: every answer sent before its request's body arrived in full lingers, so the client reads it.
   app.use(lingerAfterEarlyAnswers(config.http.linger));
   if (metrics) app.use(httpMetrics(metrics));
-  app.use(
-    pinoHttp({
-      logger,
-      genReqId: (req, res) => {
-        const incoming = req.headers['x-request-id'];
-        const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-        res.setHeader('X-Request-Id', id);
-        return id;
-      },
-      customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
-      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
-      // A download link's signature is a credential: never in the log.
-      serializers: {
-        req: (req: { url?: string; query?: Record<string, unknown> }) => ({
-          ...req,
-          ...(typeof req.url === 'string' ? { url: redactSignature(req.url) } : {}),
-          ...(req.query && 'signature' in req.query ? { query: { ...req.query, signature: '[redacted]' } } : {}),
-        }),
-      },
-    }),
-  );
-
+  app.use(requestLogger(logger));
   app.use(encodeResponses());
   let stopping = false;
   app.use(healthRouter(database, () => stopping));
@@ -117,68 +97,16 @@ export async function createApp({ config, logger, database, devToken, metrics }:
   app.use(explorerRouter(config, devToken));
   const limitRequests = requestRateLimit(config.limits, authenticate);
   const allowOrigins = crossOrigin(config.corsOrigins);
-
-  app.use(
-    '/graphql',
-    allowOrigins,
-    limitRequests,
-    tokenBeforeMultipart(authenticate),
-    graphqlUploads(config),
-    boundedJsonBody(config.limits.jsonMaxBytes, { maxBytes: config.limits.anonymousJsonMaxBytes, authenticate }),
-    sendEncodedAnswer,
-    expressMiddleware(apollo, {
-      context: async ({ req, res }) => {
-        const context = await createContext(req);
-        res.locals.graphqlContext = context;
-        return context;
-      },
-    }),
-  );
-
+  app.use('/graphql', allowOrigins, limitRequests, ...graphqlRoute(config, apollo, createContext, authenticate));
   // Refusals before Apollo (rate limit, body size, bad JSON) still answer in GraphQL's shape.
-  app.use('/graphql', (error: unknown, _req: Request, res: express.Response, next: express.NextFunction) => {
-    const appError = toAppError(error);
-    if (!appError) {
-      next(error);
-      return;
-    }
-    for (const [name, value] of Object.entries(appError.headers)) res.setHeader(name, value);
-    const details = appError.details.length ? { details: appError.details } : {};
-    res.status(appError.status).json({ errors: [{ message: appError.message, extensions: { code: appError.code, ...details } }] });
-  });
-
+  app.use('/graphql', answerInGraphqlShape);
   const publicBaseUrl = (req: Request) => requestBaseUrl(req, config);
   app.use(FACADE_BASE_PATH, allowOrigins, limitRequests, createFacadeRouter({ apollo, createContext, config, publicBaseUrl }));
-
   app.use((req, res) => sendError(res, notFound(`No route ${req.method} ${req.path}`)));
-  app.use((error: unknown, req: Request, res: express.Response, _next: express.NextFunction) => {
-    const appError = toAppError(error);
-    if (appError) {
-      sendError(res, appError);
-      return;
-    }
-    req.log.error({ err: error }, 'unhandled error');
-    sendError(res, new AppError(ErrorCode.INTERNAL_SERVER_ERROR, 'Internal server error'));
-  });
+  app.use(lastErrorHandler);
 
   await changes.start();
-  // Webhooks: dispatched and delivered in the background once the database is reachable.
-  const webhookWorker = new WebhookWorker({
-    ...database.models,
-    config: config.webhooks,
-    logger: logger.child({ component: 'webhooks' }),
-    changes: services.changes,
-    onAttempt: metrics && ((outcome) => metrics.countWebhookAttempt(outcome)),
-  });
-  if (metrics) {
-    metrics.gauge('websocket_connections', 'WebSocket connections (GraphQL subscriptions) open in this process', () => subscriptions.stats().connections);
-    metrics.gauge('graphql_subscriptions', 'GraphQL subscriptions running in this process', () => subscriptions.stats().subscriptions);
-    metrics.gauge('webhook_deliveries_pending', 'Webhook deliveries waiting for an attempt or a retry, all processes together (read from the database at each scrape)', () =>
-      database.models.webhookDeliveries.countDocuments({ status: DeliveryStatus.Pending }).exec(),
-    );
-  }
-  services.webhooks.onChanged(() => webhookWorker.endpointsChanged());
-  database.ready.then(() => webhookWorker.start(), () => undefined);
+  const webhookWorker = startBackgroundWork({ config, logger, database, metrics, services, subscriptions });
   return {
     app,
     services,
@@ -195,6 +123,102 @@ export async function createApp({ config, logger, database, devToken, metrics }:
       await apollo.stop();
     },
   };
+}
+
+/** One log line per request (health probes aside), under an X-Request-Id the client may choose. */
+function requestLogger(logger: Logger): express.RequestHandler {
+  return pinoHttp({
+    logger,
+    genReqId: (req, res) => {
+      const incoming = req.headers['x-request-id'];
+      const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+      res.setHeader('X-Request-Id', id);
+      return id;
+    },
+    customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+    autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
+    // A download link's signature is a credential: never in the log.
+    serializers: {
+      req: (req: { url?: string; query?: Record<string, unknown> }) => ({
+        ...req,
+        ...(typeof req.url === 'string' ? { url: redactSignature(req.url) } : {}),
+        ...(req.query && 'signature' in req.query ? { query: { ...req.query, signature: '[redacted]' } } : {}),
+      }),
+    },
+  });
+}
+
+/** /graphql after CORS and the rate limit: the token before any multipart body, the bodies, then Apollo. */
+function graphqlRoute(
+  config: Config,
+  apollo: ApolloServer<GraphQLContext>,
+  createContext: ReturnType<typeof createContextFactory>,
+  authenticate: ReturnType<typeof createRequestAuthenticator>,
+): express.RequestHandler[] {
+  return [
+    tokenBeforeMultipart(authenticate),
+    graphqlUploads(config),
+    boundedJsonBody(config.limits.jsonMaxBytes, { maxBytes: config.limits.anonymousJsonMaxBytes, authenticate }),
+    sendEncodedAnswer,
+    expressMiddleware(apollo, {
+      context: async ({ req, res }) => {
+        const context = await createContext(req);
+        res.locals.graphqlContext = context;
+        return context;
+      },
+    }),
+  ];
+}
+
+function answerInGraphqlShape(error: unknown, _req: Request, res: express.Response, next: express.NextFunction): void {
+  const appError = toAppError(error);
+  if (!appError) {
+    next(error);
+    return;
+  }
+  for (const [name, value] of Object.entries(appError.headers)) res.setHeader(name, value);
+  const details = appError.details.length ? { details: appError.details } : {};
+  res.status(appError.status).json({ errors: [{ message: appError.message, extensions: { code: appError.code, ...details } }] });
+}
+
+/** Anything no route answered: a client's mistake in the error model, or a bug as a bare 500 (logged, never shown). */
+function lastErrorHandler(error: unknown, req: Request, res: express.Response, _next: express.NextFunction): void {
+  const appError = toAppError(error);
+  if (appError) {
+    sendError(res, appError);
+    return;
+  }
+  req.log.error({ err: error }, 'unhandled error');
+  sendError(res, new AppError(ErrorCode.INTERNAL_SERVER_ERROR, 'Internal server error'));
+}
+
+/** Webhooks, dispatched and delivered in the background once the database is reachable, and the gauges of what runs. */
+function startBackgroundWork(deps: {
+  config: Config;
+  logger: Logger;
+  database: Database;
+  metrics?: Metrics;
+  services: Services;
+  subscriptions: ReturnType<typeof createSubscriptionServer>;
+}): WebhookWorker {
+  const { config, logger, database, metrics, services, subscriptions } = deps;
+  const webhookWorker = new WebhookWorker({
+    ...database.models,
+    config: config.webhooks,
+    logger: logger.child({ component: 'webhooks' }),
+    changes: services.changes,
+    onAttempt: metrics && ((outcome) => metrics.countWebhookAttempt(outcome)),
+  });
+  if (metrics) {
+    metrics.gauge('websocket_connections', 'WebSocket connections (GraphQL subscriptions) open in this process', () => subscriptions.stats().connections);
+    metrics.gauge('graphql_subscriptions', 'GraphQL subscriptions running in this process', () => subscriptions.stats().subscriptions);
+    metrics.gauge('webhook_deliveries_pending', 'Webhook deliveries waiting for an attempt or a retry, all processes together (read from the database at each scrape)', () =>
+      database.models.webhookDeliveries.countDocuments({ status: DeliveryStatus.Pending }).exec(),
+    );
+  }
+  services.webhooks.onChanged(() => webhookWorker.endpointsChanged());
+  database.ready.then(() => webhookWorker.start(), () => undefined);
+  return webhookWorker;
 }
 
 /**
