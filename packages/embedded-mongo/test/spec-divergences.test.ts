@@ -1,6 +1,6 @@
 import type { Collection } from 'mongodb';
 import { isEmbeddedEngine, openTestDatabase, serverError, type TestDatabase } from './test-database';
-import { itWithTransactions } from '../../helpers/topology';
+import { itWithTransactions } from './topology';
 
 /**
  * Divergences found by running MongoDB's unified CRUD and transactions specification tests against
