@@ -1,6 +1,6 @@
 /**
  * Lets Node load this package's TypeScript sources: each .ts file is compiled by SWC as it is
- * required. The package ships its sources, never a build (why: README.md, "How the package is
+ * required (`@swc/core`: a development dependency, here and at the root, like the package itself). The package ships its sources, never a build (why: README.md, "How the package is
  * compiled"). A loader already in place wins: jest's transform, or the service's own
  * scripts/register-ts.cjs in its child processes; this one is installed only where none is.
  */
