@@ -6,6 +6,12 @@ type EngineThreadModule = typeof import('@broker/embedded-mongo/thread');
 
 /** Where the package's absence shows: Node's own message when it cannot find it. */
 const NOT_INSTALLED = /^Cannot find module '@broker\/embedded-mongo[/']/;
+/**
+ * The package present without the development dependencies it loads with (its compiler,
+ * `@swc/core`): what a plain `npm ci --omit=dev` of a full checkout installs, npm installing every
+ * workspace.
+ */
+const LOADER_MISSING = /^Cannot find module '@swc\/core'/;
 
 /**
  * Starts the embedded development engine (the `@broker/embedded-mongo` package) in a worker
@@ -21,10 +27,11 @@ export async function startEmbeddedEngine(options: EngineThreadOptions): ReturnT
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     engine = require('@broker/embedded-mongo/thread') as EngineThreadModule;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND' && NOT_INSTALLED.test((error as Error).message)) {
+    const { code, message } = error as NodeJS.ErrnoException;
+    if (code === 'MODULE_NOT_FOUND' && (NOT_INSTALLED.test(message) || LOADER_MISSING.test(message))) {
       throw new ConfigError(
         'MONGODB_URI',
-        'is not set and the embedded development engine (@broker/embedded-mongo, a development dependency) is not installed: set MONGODB_URI to a MongoDB, or install the development dependencies (`npm ci`)',
+        'is not set and the embedded development engine (@broker/embedded-mongo, a development dependency) is not installed, or not with the development dependencies it loads with: set MONGODB_URI to a MongoDB, or install the development dependencies (`npm ci`)',
       );
     }
     throw error;
