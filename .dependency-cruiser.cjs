@@ -2,8 +2,8 @@
 // that only point down the floors described in CONTRIBUTING.md ("Floors"). Type-only imports count:
 // they tie files together as much as any other.
 
-/** The service's own TypeScript (the embedded engine is a package of its own, with its own rules). */
-const ours = '^(src|rest-facade)/';
+/** The service's own code, and the embedded engine's package (no cycles there either). */
+const ours = '^(src|rest-facade|packages)/';
 
 // Floors, bottom up. A file may import its own floor and the ones below it.
 const foundation = '^src/(shared/|config/|errors\\.ts$|logger\\.ts$)';
@@ -43,6 +43,13 @@ module.exports = {
       from: { path: ours },
       to: { circular: true },
     },
+    {
+      name: 'engine-only-through-the-database-layer',
+      comment: 'The embedded engine is a development dependency: only src/db/ starts it, so the production build never needs it.',
+      severity: 'error',
+      from: { path: '^(src|rest-facade)/', pathNot: '^src/db/' },
+      to: { path: '^packages/embedded-mongo/' },
+    },
     floorRule('foundation', { path: foundation }, above.foundation, 'shared/, errors, logger and config know nothing of the service.'),
     floorRule('infrastructure', { path: infrastructure }, above.infrastructure, 'db/ and auth/ know no feature (the model registry is src/models.ts).'),
     floorRule('domain', { path: [features, domainWiring], pathNot: apiRole }, [...above.domain, `${features}.*${apiRole}`], 'Models, services and rules know nothing of GraphQL.'),
@@ -54,6 +61,6 @@ module.exports = {
     includeOnly: ours,
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    exclude: { path: '^src/(graphql/generated|db/embedded)/' },
+    exclude: { path: '^(src/graphql/generated/|packages/[^/]+/(test|node_modules)/)' },
   },
 };

@@ -3,10 +3,13 @@
 # test/app/container-recipe.test.ts performs these steps without a container engine (clean copy,
 # production-only install, this image's command and environment) and checks that the service serves.
 
-# Build stage: every dependency, then the TypeScript build (dist/ and its stamp).
+# Build stage: every dependency (the embedded development engine, packages/, included: the
+# benchmarks compiled with the service import it), then the TypeScript build (dist/ and its stamp),
+# which does not contain the engine.
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY packages ./packages
 RUN --mount=type=cache,target=/root/.npm npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY scripts ./scripts
@@ -15,12 +18,13 @@ COPY rest-facade ./rest-facade
 COPY bench ./bench
 RUN npm run build
 
-# Runtime stage: production dependencies only, the build, an unprivileged user.
+# Runtime stage: production dependencies only (no workspace: the embedded engine is development
+# only, docs/deployment.md), the build, an unprivileged user.
 FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=4000
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --no-audit --no-fund
+RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --workspaces=false --no-audit --no-fund
 COPY scripts/start.cjs scripts/v8-flags.json ./scripts/
 COPY --from=build /app/dist ./dist
 USER node

@@ -10,7 +10,9 @@ const swc = {
 
 module.exports = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/test'],
+  // The embedded engine's own tests run in the same suite (packages/embedded-mongo/test), against
+  // the same server: the engine global setup starts, or the real MongoDB named by MONGODB_URI.
+  roots: ['<rootDir>/test', '<rootDir>/packages/embedded-mongo/test'],
   testMatch: ['**/*.test.ts'],
   setupFiles: ['<rootDir>/test/helpers/setup.ts'],
   // One embedded engine for the whole run, unless MONGODB_URI names a real MongoDB.

@@ -9,7 +9,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import mongoose from 'mongoose';
-import { startEmbeddedMongo } from '../src/db/embedded';
+import { startEmbeddedMongo } from '@broker/embedded-mongo';
 
 export interface EngineBenchOptions {
   /** Repetitions of each measurement; the median is reported. */

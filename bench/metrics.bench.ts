@@ -12,7 +12,7 @@ import { createApp } from '../src/app';
 import { mintToken } from '../src/auth';
 import { loadConfig } from '../src/config';
 import { openDatabase, type Database } from '../src/models';
-import { startEmbeddedMongoInThread } from '../src/db/embedded/thread';
+import { startEmbeddedMongoInThread } from '@broker/embedded-mongo/thread';
 import { createHttpServer } from '../src/http/http-server';
 import { createLogger } from '../src/logger';
 import { Metrics } from '../src/metrics/metrics';

@@ -193,7 +193,7 @@ export async function runSmallRequestsBench(options: SmallBenchOptions = {}): Pr
   const children: Child[] = [];
   try {
     // The engine as `npm run db` runs it: a process of its own, on a free port.
-    const engine = await startChild([...nodeFlags, ...PRELOAD, path.join(__dirname, `../src/db/embedded/cli${EXTENSION}`), '--port', '0'], env, /^(mongodb:\/\/\S+)\n/m, 'embedded engine');
+    const engine = await startChild([...nodeFlags, require.resolve('@broker/embedded-mongo/cli'), '--port', '0'], env, /^(mongodb:\/\/\S+)\n/m, 'embedded engine');
     children.push(engine.child);
     const uri = `${engine.match[1]}/broker`;
     // The service (the benchmark's server: the real app, NODE_ENV=production, the service's V8 flags); it seeds the flights.

@@ -190,8 +190,8 @@ async function startServer(flights: number, engine: EngineKind, nodeFlags: strin
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production' };
   if (engine === 'own process') {
     // The engine as `npm run db` runs it (its own process, the service's V8 flags), on a free port.
-    const cli = path.join(__dirname, `../src/db/embedded/cli${EXTENSION}`);
-    const started = await startChild([...nodeFlags, ...PRELOAD, cli, '--port', '0'], process.env, /^(mongodb:\/\/\S+)\n/m, 'embedded engine');
+    const cli = require.resolve('@broker/embedded-mongo/cli');
+    const started = await startChild([...nodeFlags, cli, '--port', '0'], process.env, /^(mongodb:\/\/\S+)\n/m, 'embedded engine');
     engineProcess = started.child;
     env.MONGODB_URI = `${started.match[1]}/broker`;
   }

@@ -2,8 +2,8 @@
  * Lets a child `node` process run the TypeScript sources directly (node -r this-file src/main.ts),
  * compiled on load by SWC exactly as jest compiles them. Used by the tests that start the real
  * entry point as a process (start-up, bad configuration, graceful shutdown), by the benchmark's
- * servers, and by the embedded engine's worker thread when it starts from the sources
- * (src/db/embedded/thread.ts): a worker shares no module loader with its parent.
+ * servers. (The embedded engine, packages/embedded-mongo, has a loader of its own for its
+ * worker thread and its command: packages/embedded-mongo/register.cjs.)
  */
 const fs = require('node:fs');
 const { transformSync } = require('@swc/core');

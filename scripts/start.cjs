@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 /**
- * `npm start`, `npm run db`, `npm run seed`, `npm run bench`, `npm run token`: compile the
- * TypeScript when the build is missing or older than the sources (so they work straight after
- * `npm ci`), then run the compiled entry point with the remaining arguments.
+ * `npm start`, `npm run seed`, `npm run bench`, `npm run token`: compile the TypeScript when the
+ * build is missing or older than the sources (so they work straight after `npm ci`), then run the
+ * compiled entry point with the remaining arguments.
+ * `npm run db` (`--db`): the embedded engine's own command (the @broker/embedded-mongo package, a
+ * development dependency that ships its sources and compiles them on load: no build here).
  * `npm run build` (`--build`): compile and stamp the build, run nothing.
  * `npm run start:prod` (`--prebuilt`): the production command; runs the stamped build as it is and
  * never compiles (a production-only install has no TypeScript).
@@ -24,7 +26,6 @@ const path = require('node:path');
 
 const root = path.resolve(__dirname, '..');
 const ENTRIES = {
-  '--db': 'dist/src/db/embedded/cli.js',
   '--seed': 'dist/src/seed/seed-cli.js',
   '--bench': 'dist/bench/index.js',
   '--token': 'dist/scripts/token.js',
@@ -124,18 +125,29 @@ function missingServiceFlags() {
   return service.filter((flag) => !given.some((option) => option.split('=')[0] === flag.split('=')[0]));
 }
 
+/** `npm run db`: the engine package's command, with the service's V8 flags (its query path allocates as the service's does). */
+async function runEngine(args) {
+  let cli;
+  try {
+    cli = require.resolve('@broker/embedded-mongo/cli');
+  } catch {
+    process.stderr.write('npm run db needs the embedded development engine (@broker/embedded-mongo, a development dependency), which is not installed: run `npm ci` with the development dependencies\n');
+    process.exit(1);
+  }
+  process.exit(await run([...missingServiceFlags(), cli, ...args], process.cwd()));
+}
+
 async function main() {
   const [mode, ...rest] = process.argv.slice(2);
   const entry = ENTRIES[mode] ?? 'dist/src/main.js';
   loadDotEnv();
+  if (mode === '--db') return runEngine(rest);
   if (mode === '--build') return build('npm run build');
   if (mode === '--prebuilt') requirePrebuilt(entry);
   else await buildIfNeeded();
   if (ENTRIES[mode]) {
-    // One-shot tools (and the engine) run as their own main module: they check require.main. The
-    // engine gets the service's V8 flags: its query path allocates as the service's does.
-    const flags = mode === '--db' ? missingServiceFlags() : [];
-    process.exit(await run([...flags, path.join(root, entry), ...rest], process.cwd()));
+    // One-shot tools run as their own main module: they check require.main.
+    process.exit(await run([path.join(root, entry), ...rest], process.cwd()));
   }
   const flags = missingServiceFlags();
   if (flags.length > 0) {

@@ -33,7 +33,11 @@ async function main(): Promise<void> {
   config = prepared.config;
 
   const metrics = config.metrics.enabled ? new Metrics() : undefined;
-  const database = await openDatabase(config, logger, { observeClient: metrics && ((client) => metrics.observeMongoClient(client)) });
+  const database = await openDatabase(config, logger, { observeClient: metrics && ((client) => metrics.observeMongoClient(client)) }).catch((error: unknown) => {
+    // Without MONGODB_URI and without the development engine installed (a production-only install).
+    if (error instanceof ConfigError) refuseStart(error.message, { variable: error.variable }, config);
+    throw error;
+  });
   if (database.kind === 'embedded') {
     logger.warn(
       { database: database.displayUri },

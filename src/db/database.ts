@@ -4,7 +4,7 @@ import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { isDatabaseUnavailable } from './database-errors';
 import { DatabaseHealth } from './database-health';
-import { startEmbeddedMongoInThread } from './embedded/thread';
+import { startEmbeddedEngine } from './embedded-engine';
 
 /** Name of the database the service uses on the embedded engine (a real URI names its own). */
 export const EMBEDDED_DATABASE = 'broker';
@@ -71,7 +71,7 @@ export async function connectDatabase<M extends ModelSet>(
   let uri = options.uri ?? config.mongodbUri;
   let kind: Database['kind'] = 'external';
   if (!uri) {
-    const engine = await startEmbeddedMongoInThread({ logger: logger.child({ component: 'embedded-mongo' }) });
+    const engine = await startEmbeddedEngine({ logger: logger.child({ component: 'embedded-mongo' }) });
     stopEngine = () => engine.stop();
     uri = `${engine.uri}/${EMBEDDED_DATABASE}`;
     kind = 'embedded';

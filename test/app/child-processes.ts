@@ -40,9 +40,9 @@ export function startTypeScript(entry: string, args: string[] = [], env: Record<
   });
 }
 
-/** The embedded engine in a process of its own (what `npm run db` runs), listening on `port`. */
+/** The embedded engine in a process of its own (what `npm run db` runs: the package's command), listening on `port`. */
 export async function startEngineProcess(port: number): Promise<Started & { uri: string }> {
-  const engine = startTypeScript('src/db/embedded/cli.ts', ['--port', String(port)]);
+  const engine = startProcess(process.execPath, [require.resolve('@broker/embedded-mongo/cli'), '--port', String(port)], { env: { PATH: process.env.PATH ?? '' } });
   await waitFor(() => /mongodb:\/\/\S+/.test(engine.output()) || engine.child.exitCode !== null, 20_000);
   const uri = /mongodb:\/\/[^\s/]+/.exec(engine.output())?.[0];
   if (!uri) throw new Error(`the engine did not start: ${engine.output()}`);

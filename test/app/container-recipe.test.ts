@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -83,6 +83,23 @@ async function performStage(instructions: Instruction[], dir: string, stageDirs:
   return { env, rest };
 }
 
+/** Every file under `dir`, as paths relative to it. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)));
+}
+
+/**
+ * The embedded engine's modules by file name without extension (what a build of them would be
+ * called), less the names the service's own sources use too (index, errors, logger...).
+ */
+function engineOnlyModuleNames(): Set<string> {
+  const names = (dir: string) => filesUnder(path.join(ROOT, dir)).map((file) => path.basename(file).replace(/\.ts$/, ''));
+  const service = new Set(['src', 'rest-facade', 'bench', 'scripts'].flatMap(names));
+  return new Set(names('packages/embedded-mongo/src').filter((name) => !service.has(name)));
+}
+
 function jsonArray(instruction: Instruction | undefined): string[] {
   if (!instruction) throw new Error('instruction missing from the Dockerfile');
   return JSON.parse(instruction.args.replace(/^--\S+\s+/g, '').replace(/^CMD\s+/, '')) as string[];
@@ -112,13 +129,21 @@ describe('the container recipe (Dockerfile, compose.yaml) without a container en
 
     await performStage(stages.get('build')!, stageDirs.get('build')!, stageDirs, true);
     expect(existsSync(path.join(stageDirs.get('build')!, 'dist/.build-stamp'))).toBe(true);
+    // The build does not contain the embedded engine: none of its modules compiled anywhere in dist/.
+    const engineModules = engineOnlyModuleNames();
+    expect([...engineModules]).toEqual(expect.arrayContaining(['wire-protocol', 'command-dispatcher', 'thread-entry', 'handshake']));
+    const built = filesUnder(path.join(stageDirs.get('build')!, 'dist')).filter((file) => file.endsWith('.js'));
+    expect(built.length).toBeGreaterThan(100);
+    expect(built.filter((file) => file.startsWith('packages/') || engineModules.has(path.basename(file, '.js')))).toEqual([]);
 
     const runtimeDir = stageDirs.get('runtime')!;
     const runtime = await performStage(stages.get('runtime')!, runtimeDir, stageDirs, false);
-    // Production dependencies only: no compiler, no test runner, no sources.
-    for (const absent of ['node_modules/typescript', 'node_modules/jest', 'node_modules/@swc/core', 'src', 'test']) {
-      expect(existsSync(path.join(runtimeDir, absent))).toBe(false);
+    // Production dependencies only: no compiler, no test runner, no sources, no embedded engine
+    // (nor mingo, which only the engine uses).
+    for (const absent of ['node_modules/typescript', 'node_modules/jest', 'node_modules/@swc/core', 'node_modules/@broker/embedded-mongo', 'node_modules/mingo', 'packages', 'src', 'test']) {
+      expect({ absent, exists: existsSync(path.join(runtimeDir, absent)) }).toEqual({ absent, exists: false });
     }
+    expect(existsSync(path.join(runtimeDir, 'node_modules/mongoose'))).toBe(true);
     expect(runtime.rest.find((i) => i.keyword === 'USER')?.args).toBe('node');
 
     const port = await freePort();
@@ -175,6 +200,14 @@ describe('the container recipe (Dockerfile, compose.yaml) without a container en
 
     service.child.kill('SIGTERM');
     expect(await service.exited).toBe(0);
+
+    // The image's build in development without MONGODB_URI: the engine is not there to start, and
+    // the service refuses, saying so, instead of failing on a missing module.
+    const { MONGODB_URI: _unset, ...withoutDatabase } = env;
+    const development = startProcess(command[0], command.slice(1), { cwd: runtimeDir, env: { ...withoutDatabase, NODE_ENV: 'development' } });
+    expect(await development.exited).toBe(1);
+    expect(development.output()).toMatch(/MONGODB_URI is not set and the embedded development engine \(@broker\/embedded-mongo, a development dependency\) is not installed/);
+    expect(development.output()).not.toMatch(/Cannot find module/);
   });
 
   it("compose.yaml is valid YAML whose gateway settings the service's configuration accepts, with MongoDB 7 as a replica set", () => {

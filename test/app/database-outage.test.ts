@@ -3,7 +3,7 @@ import { createApp, type GatewayApp } from '../../src/app';
 import { mintToken } from '../../src/auth';
 import { loadConfig } from '../../src/config';
 import { openDatabase, type Database } from '../../src/models';
-import { startEmbeddedMongo, type EmbeddedMongo } from '../../src/db/embedded';
+import { startEmbeddedMongo, type EmbeddedMongo } from '@broker/embedded-mongo';
 import { createLogger } from '../../src/logger';
 import { TEST_SECRET } from '../helpers/test-app';
 import { waitFor } from './child-processes';

@@ -4,7 +4,7 @@ import pino from 'pino';
 import request from 'supertest';
 import { loadConfig } from '../../src/config';
 import { openDatabase } from '../../src/models';
-import { startEmbeddedMongo, type EmbeddedMongo } from '../../src/db/embedded';
+import { startEmbeddedMongo, type EmbeddedMongo } from '@broker/embedded-mongo';
 import { DeleteFlightDocument, PassengerListDocument } from '../../src/graphql/generated/operations';
 import { buildPassengerWorkbook, passenger } from '../helpers/passenger-workbook';
 import { passengerRecord } from '../helpers/passengers';

@@ -1,7 +1,7 @@
 import type { Client } from 'graphql-ws';
 import { MongoClient } from 'mongodb';
 import request from 'supertest';
-import { startEmbeddedMongo, type EmbeddedMongo } from '../../src/db/embedded';
+import { startEmbeddedMongo, type EmbeddedMongo } from '@broker/embedded-mongo';
 import { waitFor } from '../app/child-processes';
 import { listen } from '../clients/listening-app';
 import { uniqueDatabaseName } from '../helpers/database';

@@ -5,7 +5,7 @@ const ROOT = path.join(__dirname, '../..');
 
 /** The Markdown files a reader of the repository follows links through. */
 function documents(): string[] {
-  const found = ['README.md', 'CONTRIBUTING.md', 'bench/README.md'].filter((file) => existsSync(path.join(ROOT, file)));
+  const found = ['README.md', 'CONTRIBUTING.md', 'bench/README.md', 'packages/embedded-mongo/README.md'].filter((file) => existsSync(path.join(ROOT, file)));
   const walk = (dir: string) => {
     for (const entry of readdirSync(path.join(ROOT, dir))) {
       const relative = path.join(dir, entry);

@@ -1,4 +1,4 @@
-import { startEmbeddedMongo, type EmbeddedMongo } from '../../src/db/embedded';
+import { startEmbeddedMongo, type EmbeddedMongo } from '@broker/embedded-mongo';
 
 /** Where global setup leaves the engine handle for global teardown (same process). */
 export const EMBEDDED_MONGO_HANDLE = Symbol.for('broker-flight-gateway.embeddedMongo');

@@ -1,4 +1,4 @@
-import type { EmbeddedMongo } from '../../src/db/embedded';
+import type { EmbeddedMongo } from '@broker/embedded-mongo';
 import { EMBEDDED_MONGO_HANDLE } from './global-setup';
 
 type GlobalWithEngine = typeof globalThis & { [EMBEDDED_MONGO_HANDLE]?: EmbeddedMongo };

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { MongoClient } from 'mongodb';
-import { startEmbeddedMongoInThread } from '../../../src/db/embedded/thread';
-import { waitFor } from '../../app/child-processes';
+import { startEmbeddedMongoInThread } from '../src/thread';
+import { waitFor } from './test-database';
 import { RawWireClient } from './raw-wire-client';
 
 /** A logger that records what reaches it from the engine's thread. */

@@ -1,5 +1,5 @@
 import { MongoClient, MongoNetworkError, MongoServerError, MongoWriteConcernError, type CommandStartedEvent, type Document } from 'mongodb';
-import { startEmbeddedMongo, type EmbeddedMongo } from '../../../src/db/embedded';
+import { startEmbeddedMongo, type EmbeddedMongo } from '../src';
 import { RawWireClient } from './raw-wire-client';
 
 /**

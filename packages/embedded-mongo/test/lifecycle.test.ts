@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { MongoClient } from 'mongodb';
-import { startEmbeddedMongo } from '../../../src/db/embedded';
+import { startEmbeddedMongo } from '../src';
 
 describe('startEmbeddedMongo', () => {
   it('listens on a free port by default and publishes a database-less mongodb:// URI', async () => {

@@ -1,6 +1,6 @@
 import { Long, MongoClient, MongoServerError, ObjectId, Timestamp, UUID, type CommandStartedEvent, type Document } from 'mongodb';
 import { networkInterfaces } from 'node:os';
-import { startEmbeddedMongo, type EmbeddedMongo } from '../../../src/db/embedded';
+import { startEmbeddedMongo, type EmbeddedMongo } from '../src';
 import { RawWireClient } from './raw-wire-client';
 
 /** The driver's view of the deployment (internal, but stable across 6.x and 7.x). */

@@ -1,5 +1,5 @@
 import { Long, MongoClient, MongoServerError, type ClientSession, type CommandStartedEvent, type Document } from 'mongodb';
-import { startEmbeddedMongo, type EmbeddedMongo } from '../../../src/db/embedded';
+import { startEmbeddedMongo, type EmbeddedMongo } from '../src';
 
 /**
  * Retryable writes: a driver that loses the reply of a write (a dropped connection, a timeout)

@@ -1,6 +1,6 @@
 import type { Document } from 'bson';
 import { isNumeric, isPlainObject } from './bson-values';
-import type { ClientInfo } from './command-context';
+import type { ClientInfo } from './client-info';
 import { codeNameOf, CommandError, ErrorCode, unsupportedFeature } from './errors';
 
 /**

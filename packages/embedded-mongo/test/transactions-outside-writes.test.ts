@@ -1,5 +1,5 @@
 import { MongoServerError, type ClientSession, type Collection } from 'mongodb';
-import { describeWithTransactions } from '../../helpers/topology';
+import { describeWithTransactions } from './topology';
 import { openTestDatabase, type TestDatabase } from './test-database';
 
 /**

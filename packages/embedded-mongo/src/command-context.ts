@@ -4,7 +4,10 @@ import type { WriteJournal } from './collection';
 import type { CursorRegistry } from './cursors';
 import type { EmbeddedLogger } from './logger';
 import type { Storage } from './storage';
+import type { ClientInfo } from './client-info';
 import type { FailPoints } from './fail-points';
+
+export type { ClientInfo };
 import type { RetryableWrites } from './retryable-writes';
 import type { Transaction, TransactionManager } from './transactions';
 
@@ -32,16 +35,6 @@ export interface EngineState {
  */
 export type EngineTopology = { kind: 'replicaSet'; setName: string; clock: ClusterClock } | { kind: 'standalone' };
 
-/** One client connection, as commands see it. */
-export interface ClientInfo {
-  readonly id: number;
-  /** `host:port` of the engine as this client reached it (the socket's local end). */
-  readonly localAddress: string;
-  /** `host:port` of the client (the socket's remote end). */
-  readonly remoteAddress: string;
-  /** `client.application.name` from the connection's handshake, if the driver sent one. */
-  appName: string | undefined;
-}
 
 /** What a handler receives for one command. */
 export interface CommandContext {

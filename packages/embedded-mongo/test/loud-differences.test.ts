@@ -1,6 +1,6 @@
 import { MongoServerError, MongoWriteConcernError, type Document } from 'mongodb';
 import { isEmbeddedEngine, openTestDatabase, seededCollection, serverError, type TestDatabase } from './test-database';
-import { itWithTransactions } from '../../helpers/topology';
+import { itWithTransactions } from './topology';
 
 /**
  * Options and operators that change results must either work as in MongoDB or be refused with

@@ -1,7 +1,7 @@
 import { MongoClient, MongoServerError, type ClientSession, type Collection, type Document } from 'mongodb';
 import mongoose from 'mongoose';
 import { openTestDatabase, type TestDatabase } from './test-database';
-import { describeWithTransactions } from '../../helpers/topology';
+import { describeWithTransactions } from './topology';
 
 describeWithTransactions('embedded engine: transactions', () => {
   let database: TestDatabase;

@@ -1,5 +1,5 @@
 import mongoose from 'mongoose';
-import { testDatabaseUri, uniqueDatabaseName } from '../../helpers/database';
+import { testDatabaseUri, uniqueDatabaseName } from './test-database';
 
 interface Passenger {
   email: string;

@@ -100,13 +100,13 @@ export function startEmbeddedMongoInThread(options: EngineThreadOptions = {}): P
 }
 
 /**
- * The compiled service starts the thread's compiled entry. From the TypeScript sources (tests, the
- * bench, `node -r scripts/register-ts.cjs`), the thread compiles its modules on load as the parent
- * does: a worker shares no module loader with its parent.
+ * The thread runs the same sources as this module: a compiled copy (.js) starts the compiled entry;
+ * from the TypeScript sources (the package as shipped, see README.md) the thread compiles its
+ * modules on load as the parent does: a worker shares no module loader with its parent.
  */
 function startWorker(workerData: EngineThreadData, resourceLimits: ResourceLimits | undefined): Worker {
   if (__filename.endsWith('.js')) return new Worker(path.join(__dirname, 'thread-entry.js'), { workerData, resourceLimits });
-  const register = path.resolve(__dirname, '../../../scripts/register-ts.cjs');
+  const register = path.resolve(__dirname, '../register.cjs');
   const entry = path.join(__dirname, 'thread-entry.ts');
   return new Worker(`require(${JSON.stringify(register)}); require(${JSON.stringify(entry)});`, { eval: true, workerData, resourceLimits });
 }
