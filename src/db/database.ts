@@ -67,36 +67,68 @@ export async function connectDatabase<M extends ModelSet>(
   defineModels: (connection: Connection) => M,
   options: OpenDatabaseOptions = {},
 ): Promise<Database<M>> {
-  let stopEngine: (() => Promise<void>) | undefined;
-  let uri = options.uri ?? config.mongodbUri;
-  let kind: Database['kind'] = 'external';
-  if (!uri) {
-    const engine = await startEmbeddedEngine({ logger: logger.child({ component: 'embedded-mongo' }) });
-    stopEngine = () => engine.stop();
-    uri = `${engine.uri}/${EMBEDDED_DATABASE}`;
-    kind = 'embedded';
-  }
-
-  // Driver 7.8 made the single `timeoutMS` budget a no-op (it could desynchronise the pool), so
-  // every stage of an operation gets its own limit. Reads and writes are retried once after a
-  // network error, so one attempt gets half of the operation's budget: the whole, retry included,
-  // stays within DB_OPERATION_TIMEOUT_MS.
+  const target = await chooseServer(config, logger, options);
   const timeouts = config.database;
-  const attemptMs = Math.floor(timeouts.operationTimeoutMs / 2);
+  const state = { closed: false, supportsTransactions: undefined as boolean | undefined };
   const connection = mongoose.createConnection();
   connection.set('autoIndex', false);
   // Registered before defineModels: connection plugins apply to the models defined afterwards.
   // A little under the client's wait, so a slow but live server answers MaxTimeMSExpired first.
   connection.plugin(limitServerTime(serverTimeLimitMs(timeouts.operationTimeoutMs)));
-  let closed = false;
   connection.on('disconnected', () => {
-    if (!closed) logger.warn('database connection lost; the driver keeps retrying');
+    if (!state.closed) logger.warn('database connection lost; the driver keeps retrying');
   });
   connection.on('reconnected', () => logger.info('database connection restored'));
   const models = defineModels(connection);
-  const displayUri = maskPassword(uri);
+  const health = new DatabaseHealth(logger);
+  const ready = prepare({ connection, models, health, target, logger, options, state, driverOptions: driverOptions(timeouts, options) });
+  // Callers await `ready` when they need it; an unobserved rejection must not kill the process.
+  ready.catch(() => undefined);
 
-  const driverOptions = {
+  return {
+    connection,
+    models,
+    kind: target.kind,
+    displayUri: target.displayUri,
+    ready,
+    health,
+    get supportsTransactions() {
+      return state.supportsTransactions;
+    },
+    isReachable: () => isReachable(connection, health, timeouts.readinessTimeoutMs),
+    async close() {
+      state.closed = true;
+      await connection.close();
+      await target.stopEngine?.();
+    },
+  };
+}
+
+interface ServerTarget {
+  uri: string;
+  kind: Database['kind'];
+  displayUri: string;
+  stopEngine?: () => Promise<void>;
+}
+
+/** The URI given (options, then MONGODB_URI), or else the embedded engine, started here. */
+async function chooseServer(config: Config, logger: Logger, options: OpenDatabaseOptions): Promise<ServerTarget> {
+  const uri = options.uri ?? config.mongodbUri;
+  if (uri) return { uri, kind: 'external', displayUri: maskPassword(uri) };
+  const engine = await startEmbeddedEngine({ logger: logger.child({ component: 'embedded-mongo' }) });
+  const engineUri = `${engine.uri}/${EMBEDDED_DATABASE}`;
+  return { uri: engineUri, kind: 'embedded', displayUri: maskPassword(engineUri), stopEngine: () => engine.stop() };
+}
+
+/**
+ * Driver 7.8 made the single `timeoutMS` budget a no-op (it could desynchronise the pool), so
+ * every stage of an operation gets its own limit. Reads and writes are retried once after a
+ * network error, so one attempt gets half of the operation's budget: the whole, retry included,
+ * stays within DB_OPERATION_TIMEOUT_MS.
+ */
+function driverOptions(timeouts: Config['database'], options: OpenDatabaseOptions) {
+  const attemptMs = Math.floor(timeouts.operationTimeoutMs / 2);
+  return {
     serverSelectionTimeoutMS: timeouts.serverSelectionTimeoutMs,
     // Opening a connection, and the monitor's check: a frozen server is marked unknown after this.
     connectTimeoutMS: attemptMs,
@@ -111,72 +143,64 @@ export async function connectDatabase<M extends ModelSet>(
     heartbeatFrequencyMS: timeouts.heartbeatFrequencyMs,
     monitorCommands: options.monitorCommands ?? options.observeClient !== undefined,
   };
-  let supportsTransactions: boolean | undefined;
-  const health = new DatabaseHealth(logger);
-  const ready = (async () => {
-    let connected = false;
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        if (!connected) {
-          const opening = connection.openUri(uri, driverOptions);
-          // openUri creates the client before its first await: listeners see the first command.
-          const client = connection.getClient() as MongoClient | undefined;
-          if (client && options.observeClient) options.observeClient(client);
-          await opening;
-          health.watch(connection.getClient());
-          connected = true;
-        }
-        supportsTransactions = await askTransactionSupport(connection, logger);
-        await Promise.all(Object.values(models).map((model) => model.createIndexes()));
-        break;
-      } catch (error) {
-        // A server that is down, or too slow for the time limits on a loaded machine, is waited
-        // for; any other failure (an index the data contradicts) ends the start-up.
-        if (kind === 'embedded' || closed || (connected && !isDatabaseUnavailable(error))) throw error;
-        logger.error({ attempt, uri: displayUri, err: { message: (error as Error).message } }, connected ? 'cannot prepare the database; retrying' : 'cannot reach MongoDB; retrying');
-        await new Promise((resolve) => setTimeout(resolve, options.retryDelayMs ?? 2000));
-      }
-    }
-    if (supportsTransactions === false) {
-      logger.warn(
-        { database: displayUri },
-        'MongoDB is a standalone server, without transactions or retryable writes; the service runs correctly on it (its writes need no transaction), but a replica set is recommended',
-      );
-    }
-  })();
-  // Callers await `ready` when they need it; an unobserved rejection must not kill the process.
-  ready.catch(() => undefined);
+}
 
-  return {
-    connection,
-    models,
-    kind,
-    displayUri,
-    ready,
-    health,
-    get supportsTransactions() {
-      return supportsTransactions;
-    },
-    async isReachable() {
-      // Before the first connection there is no `db` yet: not reachable, and no need to wait.
-      const db = connection.db;
-      if (!db || health.knownDown) return false;
-      // The driver does not honour the signal at every stage (a ping sent as the server died waited
-      // out the whole server selection): the answer does not wait for the ping past the limit.
-      const signal = AbortSignal.timeout(timeouts.readinessTimeoutMs);
-      const ping = db.admin().command({ ping: 1 }, { signal }).then(
-        () => true,
-        () => false,
-      );
-      const expired = new Promise<boolean>((resolve) => signal.addEventListener('abort', () => resolve(false), { once: true }));
-      return Promise.race([ping, expired]);
-    },
-    async close() {
-      closed = true;
-      await connection.close();
-      await stopEngine?.();
-    },
-  };
+/** Connects, asks about transactions and builds the models' indexes, retrying while a real server is unreachable. */
+async function prepare(deps: {
+  connection: Connection;
+  models: ModelSet;
+  health: DatabaseHealth;
+  target: ServerTarget;
+  logger: Logger;
+  options: OpenDatabaseOptions;
+  state: { closed: boolean; supportsTransactions: boolean | undefined };
+  driverOptions: ReturnType<typeof driverOptions>;
+}): Promise<void> {
+  const { connection, models, health, target, logger, options, state } = deps;
+  let connected = false;
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      if (!connected) {
+        const opening = connection.openUri(target.uri, deps.driverOptions);
+        // openUri creates the client before its first await: listeners see the first command.
+        const client = connection.getClient() as MongoClient | undefined;
+        if (client && options.observeClient) options.observeClient(client);
+        await opening;
+        health.watch(connection.getClient());
+        connected = true;
+      }
+      state.supportsTransactions = await askTransactionSupport(connection, logger);
+      await Promise.all(Object.values(models).map((model) => model.createIndexes()));
+      break;
+    } catch (error) {
+      // A server that is down, or too slow for the time limits on a loaded machine, is waited
+      // for; any other failure (an index the data contradicts) ends the start-up.
+      if (target.kind === 'embedded' || state.closed || (connected && !isDatabaseUnavailable(error))) throw error;
+      logger.error({ attempt, uri: target.displayUri, err: { message: (error as Error).message } }, connected ? 'cannot prepare the database; retrying' : 'cannot reach MongoDB; retrying');
+      await new Promise((resolve) => setTimeout(resolve, options.retryDelayMs ?? 2000));
+    }
+  }
+  if (state.supportsTransactions === false) {
+    logger.warn(
+      { database: target.displayUri },
+      'MongoDB is a standalone server, without transactions or retryable writes; the service runs correctly on it (its writes need no transaction), but a replica set is recommended',
+    );
+  }
+}
+
+/** A ping within the readiness time-out; false at once before the first connection or while the database is known down. */
+async function isReachable(connection: Connection, health: DatabaseHealth, readinessTimeoutMs: number): Promise<boolean> {
+  const db = connection.db;
+  if (!db || health.knownDown) return false;
+  // The driver does not honour the signal at every stage (a ping sent as the server died waited
+  // out the whole server selection): the answer does not wait for the ping past the limit.
+  const signal = AbortSignal.timeout(readinessTimeoutMs);
+  const ping = db.admin().command({ ping: 1 }, { signal }).then(
+    () => true,
+    () => false,
+  );
+  const expired = new Promise<boolean>((resolve) => signal.addEventListener('abort', () => resolve(false), { once: true }));
+  return Promise.race([ping, expired]);
 }
 
 /**
