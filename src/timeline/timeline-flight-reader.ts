@@ -14,6 +14,119 @@ export function readTimelineFlight(bytes: Uint8Array): Record<string, unknown> {
   return (readKnownDocument(bytes, 0, bytes.length, TOP_LEVEL) as Record<string, unknown> | undefined) ?? (deserialize(bytes) as Record<string, unknown>);
 }
 
+/** What a timeline entry needs from other collections: its airports and its resource. */
+export interface TimelineFlightReferences {
+  departureIcao: string;
+  arrivalIcao: string;
+  resourceId: number;
+}
+
+/**
+ * Reads only the airports and the resource of one flight of the timeline's aggregate into `into`
+ * (reused from one flight to the next: nothing is allocated but a new airport code's text), without
+ * decoding the flight: the timeline asks for its airports and resources before it builds a single
+ * entry (src/timeline/timeline.service.ts). Returns false, leaving the decoding to
+ * `readTimelineFlight`, for anything it does not expect: a field of another type than these are
+ * stored with, an element type the reader does not know, lengths that do not add up, a field missing.
+ * Where it returns true, the values are those `readTimelineFlight` gives
+ * (test/timeline/timeline-flight-reader.test.ts compares both).
+ */
+export function readTimelineReferences(bytes: Uint8Array, into: TimelineFlightReferences): boolean {
+  const end = bytes.length;
+  if (end < 5 || int32At(bytes, 0) !== end || bytes[end - 1] !== 0) return false;
+  let found = 0;
+  let at = 4;
+  while (at < end - 1) {
+    const type = bytes[at];
+    const nameStart = at + 1;
+    let nameEnd = nameStart;
+    while (nameEnd < end && bytes[nameEnd] !== 0) nameEnd += 1;
+    if (nameEnd >= end - 1) return false;
+    const key = keyOf(TOP_LEVEL, bytes, nameStart, nameEnd);
+    at = nameEnd + 1;
+    const valueEnd = elementEnd(bytes, type, at, end - 1);
+    if (valueEnd < 0) return false;
+    if (key?.name === 'resourceId') {
+      if (type === INT32) into.resourceId = int32At(bytes, at);
+      else if (type === DOUBLE) {
+        for (let i = 0; i < 8; i += 1) float64Bytes[i] = bytes[at + i];
+        into.resourceId = float64[0];
+      } else return false;
+      found |= 1;
+    } else if (key?.name === 'departure' || key?.name === 'arrival') {
+      if (type !== DOCUMENT) return false;
+      const icao = endpointIcao(bytes, at, valueEnd);
+      if (icao === undefined) return false;
+      if (key.name === 'departure') into.departureIcao = icao;
+      else into.arrivalIcao = icao;
+      found |= key.name === 'departure' ? 2 : 4;
+    }
+    at = valueEnd;
+  }
+  return at === end - 1 && found === 7;
+}
+
+/** The `icao` text of an endpoint document at [start, end) (the last one, as decoders keep), or undefined. */
+function endpointIcao(bytes: Uint8Array, start: number, end: number): string | undefined {
+  if (end - start < 5 || int32At(bytes, start) !== end - start || bytes[end - 1] !== 0) return undefined;
+  let icao: string | undefined;
+  let at = start + 4;
+  while (at < end - 1) {
+    const type = bytes[at];
+    const nameStart = at + 1;
+    let nameEnd = nameStart;
+    while (nameEnd < end && bytes[nameEnd] !== 0) nameEnd += 1;
+    if (nameEnd >= end - 1) return undefined;
+    const key = keyOf(ENDPOINT, bytes, nameStart, nameEnd);
+    at = nameEnd + 1;
+    const valueEnd = elementEnd(bytes, type, at, end - 1);
+    if (valueEnd < 0) return undefined;
+    if (key?.name === 'icao') {
+      if (type !== STRING) return undefined;
+      icao = text(bytes, at + 4, valueEnd - 1);
+      if (icao === undefined) return undefined;
+    }
+    at = valueEnd;
+  }
+  return at === end - 1 ? icao : undefined;
+}
+
+/** Where the value of an element of `type` starting at `at` ends (no later than `limit`), or -1 for a type this reader does not know or bad lengths. */
+function elementEnd(bytes: Uint8Array, type: number, at: number, limit: number): number {
+  let valueEnd: number;
+  switch (type) {
+    case INT32:
+      valueEnd = at + 4;
+      break;
+    case DOUBLE:
+    case DATE:
+      valueEnd = at + 8;
+      break;
+    case NULL:
+      valueEnd = at;
+      break;
+    case STRING: {
+      if (at + 4 > limit) return -1;
+      const length = int32At(bytes, at);
+      if (length < 1) return -1;
+      valueEnd = at + 4 + length;
+      if (valueEnd > limit || bytes[valueEnd - 1] !== 0) return -1;
+      break;
+    }
+    case DOCUMENT:
+    case ARRAY: {
+      if (at + 4 > limit) return -1;
+      const length = int32At(bytes, at);
+      if (length < 5) return -1;
+      valueEnd = at + length;
+      break;
+    }
+    default:
+      return -1;
+  }
+  return valueEnd > limit ? -1 : valueEnd;
+}
+
 /** BSON element types this reader decodes. */
 const DOUBLE = 0x01;
 const STRING = 0x02;
