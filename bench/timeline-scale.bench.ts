@@ -11,8 +11,11 @@
  *    request (how many took over 5 s), peak RSS of the serving process (sampled every 20 ms).
  *
  * The servers are bench/timeline-server.ts (the real app plus the measuring routes), each with its
- * own engine process and dataset. `BENCH_SCALE_ROUNDS` (default 5) and `BENCH_SCALE_CONCURRENT=0`
- * (skip part 2) focus a run; `BENCH_NODE_FLAGS` as for the timeline benchmark.
+ * own engine process and dataset, started with GRAPHQL_TIMEOUT_MS raised so that every request is
+ * measured to its end. `BENCH_SCALE_ROUNDS` (default 5) and `BENCH_SCALE_CONCURRENT=0` (skip part 2)
+ * focus a run; `BENCH_NODE_FLAGS` as for the timeline benchmark; `BENCH_SCALE_COMPARE=<directory>`
+ * (another checkout, with its node_modules) adds that code's servers to every round, labelled
+ * "before", to measure a change against what it replaces in the same minutes.
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -382,9 +385,4 @@ if (require.main === module) {
       console.error(error);
       process.exitCode = 1;
     });
-}
-
-/** A benchmark server with its own engine, for profiling by hand. */
-export function startServerForProfile(flights: number): Promise<Server> {
-  return startServer(flights, serviceV8Flags());
 }
