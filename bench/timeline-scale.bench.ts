@@ -235,7 +235,8 @@ export async function runTimelineScaleBench(): Promise<ScaleBenchResult> {
     const larges = servers.filter((server) => server.flights === 20000);
     const concurrency = new Map<string, { figures: WindowFigures; answers: Answer[] }[]>();
     for (let round = 0; round < rounds; round += 1) {
-      for (const server of servers) {
+      // Every other round in the reverse order: no server is always measured first.
+      for (const server of round % 2 === 0 ? servers : [...servers].reverse()) {
         for (const target of TARGETS) {
           const n = perWindow(server.flights);
           const { figures } = await measure(
