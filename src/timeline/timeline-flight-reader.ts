@@ -42,7 +42,9 @@ export function readTimelineReferences(bytes: Uint8Array, into: TimelineFlightRe
     let nameEnd = nameStart;
     while (nameEnd < end && bytes[nameEnd] !== 0) nameEnd += 1;
     if (nameEnd >= end - 1) return false;
-    const key = keyOf(TOP_LEVEL, bytes, nameStart, nameEnd);
+    // Only names as long as resourceId, departure or arrival are compared.
+    const length = nameEnd - nameStart;
+    const key = length === 10 || length === 9 || length === 7 ? keyOf(TOP_LEVEL, bytes, nameStart, nameEnd) : undefined;
     at = nameEnd + 1;
     const valueEnd = elementEnd(bytes, type, at, end - 1);
     if (valueEnd < 0) return false;
@@ -77,7 +79,7 @@ function endpointIcao(bytes: Uint8Array, start: number, end: number): string | u
     let nameEnd = nameStart;
     while (nameEnd < end && bytes[nameEnd] !== 0) nameEnd += 1;
     if (nameEnd >= end - 1) return undefined;
-    const key = keyOf(ENDPOINT, bytes, nameStart, nameEnd);
+    const key = nameEnd - nameStart === 4 ? keyOf(ENDPOINT, bytes, nameStart, nameEnd) : undefined;
     at = nameEnd + 1;
     const valueEnd = elementEnd(bytes, type, at, end - 1);
     if (valueEnd < 0) return undefined;
