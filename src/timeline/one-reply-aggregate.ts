@@ -24,31 +24,11 @@ export async function mapAggregateInOneReply<Stored, Read extends Document, Mapp
   /** Turns one document's BSON into the object the cursor would give (a reader of a known shape may be cheaper than `deserialize`). */
   decode: (bytes: Uint8Array) => unknown = deserialize,
 ): Promise<Mapped[]> {
-  return mapOneReply(await aggregateInOneReply<Stored, Read>(model, pipeline, maxTimeMs), map, decode);
-}
-
-/**
- * What `aggregateInOneReply` read: the documents still as BSON (views of the one reply), or, for a
- * result larger than one reply, the documents the driver's cursor decoded.
- */
-export type OneReply<Read> = { bson: Uint8Array[] } | { decoded: Read[] };
-
-/** How many documents a reply holds. */
-export function oneReplyLength(reply: OneReply<unknown>): number {
-  return 'bson' in reply ? reply.bson.length : reply.decoded.length;
-}
-
-/**
- * Runs the aggregate as `mapAggregateInOneReply` does, but leaves its documents undecoded, so the
- * caller decides when to build from them (the timeline reads its airports first and builds its
- * entries only once nothing is left to wait for).
- */
-export async function aggregateInOneReply<Stored, Read extends Document>(model: Model<Stored>, pipeline: PipelineStage[], maxTimeMs: number): Promise<OneReply<Read>> {
   const db = model.db.db;
-  if (!db) return { decoded: await model.aggregate<Read>(pipeline).option({ maxTimeMS: maxTimeMs }).exec() };
+  if (!db) return (await model.aggregate<Read>(pipeline).option({ maxTimeMS: maxTimeMs }).exec()).map(map);
   const collection = model.collection.collectionName;
   const command = { aggregate: collection, pipeline, cursor: { batchSize: ONE_REPLY_BATCH_SIZE }, maxTimeMS: maxTimeMs };
-  // The batch's documents stay BSON (views of the reply) until each is decoded.
+  // The batch's documents stay BSON (views of the reply) until each is decoded below.
   const options = { fieldsAsRaw: { firstBatch: true } };
   let reply: Document;
   try {
@@ -62,15 +42,10 @@ export async function aggregateInOneReply<Stored, Read extends Document>(model: 
     // More than one reply holds: let the driver's cursor read them all (the closing is best effort:
     // an abandoned cursor times out on the server).
     db.command({ killCursors: collection, cursors: [cursor.id] }).catch(() => undefined);
-    return { decoded: await model.aggregate<Read>(pipeline).option({ maxTimeMS: maxTimeMs, batchSize: ONE_REPLY_BATCH_SIZE }).exec() };
+    const all = await model.aggregate<Read>(pipeline).option({ maxTimeMS: maxTimeMs, batchSize: ONE_REPLY_BATCH_SIZE }).exec();
+    return all.map(map);
   }
-  return { bson: cursor.firstBatch };
-}
-
-/** Each document of the reply decoded and mapped, one at a time: no decoded document outlives its mapping, and each view is let go once read. */
-export function mapOneReply<Read, Mapped>(reply: OneReply<Read>, map: (document: Read) => Mapped, decode: (bytes: Uint8Array) => unknown = deserialize): Mapped[] {
-  if ('decoded' in reply) return reply.decoded.map(map);
-  const batch = reply.bson;
+  const batch = cursor.firstBatch;
   const mapped = new Array<Mapped>(batch.length);
   for (let i = 0; i < batch.length; i += 1) {
     mapped[i] = map(decode(batch[i]) as Read);

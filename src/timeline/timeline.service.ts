@@ -7,8 +7,8 @@ import type { PassengerListModel } from '../passengers/passenger-list.model';
 import { FALLBACK_COLOURS, type ResourceDocument, type ResourceModel } from '../resources/resource.model';
 import { formatLocalDateTime } from '../shared/local-time';
 import type { InstantRange } from './date-range';
-import { aggregateInOneReply, mapAggregateInOneReply, mapOneReply, oneReplyLength } from './one-reply-aggregate';
-import { readTimelineFlight, readTimelineReferences, type TimelineFlightReferences } from './timeline-flight-reader';
+import { mapAggregateInOneReply } from './one-reply-aggregate';
+import { readTimelineFlight } from './timeline-flight-reader';
 import { TimelineView } from './timeline-event.type';
 
 export const API_VERSION = 'v0';
@@ -54,6 +54,9 @@ type TimelineFlight = Pick<FlightDocument, 'flightId' | 'flightNumber' | 'resour
 type AirportReference = Pick<AirportDocument, 'icao' | 'iata' | 'city' | 'country' | 'countryTag'>;
 type ResourceReference = Pick<ResourceDocument, 'resourceId' | 'colours'>;
 
+/** A colour the flight does not set (colours are CSS names, never empty): its resource's, filled in once the resources are read. */
+const RESOURCE_COLOUR = '';
+
 const SORT_BY_VIEW = {
   [TimelineView.CALENDAR]: { 'departure.at': 1, flightId: 1 },
   [TimelineView.RESOURCE]: { resourceId: 1, 'departure.at': 1, flightId: 1 },
@@ -77,16 +80,10 @@ export class TimelineService {
       { $project: FLIGHT_PROJECTION },
       passengerCountLookup(this.deps.passengerLists.collection.collectionName, 'flightId', 'passengerList'),
     ];
-    const reply = await aggregateInOneReply<FlightDocument, TimelineFlight>(this.deps.flights, pipeline, this.deps.maxTimeMs);
-    if (oneReplyLength(reply) === 0) return [];
-
-    // The flights' airports and resources first, read from their BSON without decoding the flights
-    // (src/timeline/timeline-flight-reader.ts), then one command for both ($unionWith): one round
-    // trip. The entries are built only after it, from the last reply to the answer's written bytes
-    // in one turn of the event loop (a synchronous build, then graphql-jit's completion and the JSON
-    // writer: no I/O in between): no decoded flight or entry waits on the database, so requests
-    // that run at once never hold their entries at the same time, and no entry lives long enough
-    // to be promoted out of V8's young generation (docs/performance.md, "Scaling to 20,000 flights").
+    // Each flight becomes its entry as it is decoded (no decoded flight outlives its entry), by a
+    // reader of exactly this shape (src/timeline/timeline-flight-reader.ts). What
+    // comes from other collections is filled in afterwards: airports in the one object each entry
+    // of that airport shares, resource colours where the flight has none of its own.
     const airportsByIcao = new Map<string, TimelineAirportData>();
     const airportOf = (icao: string): TimelineAirportData => {
       let airport = airportsByIcao.get(icao);
@@ -94,24 +91,29 @@ export class TimelineService {
       return airport;
     };
     const resourceIds = new Set<number>();
-    const found: TimelineFlightReferences = { departureIcao: '', arrivalIcao: '', resourceId: 0 };
-    const note = (departureIcao: string, arrivalIcao: string, resourceId: number) => {
-      airportOf(departureIcao);
-      airportOf(arrivalIcao);
-      resourceIds.add(resourceId);
-    };
-    if ('bson' in reply) {
-      for (const bytes of reply.bson) {
-        if (readTimelineReferences(bytes, found)) note(found.departureIcao, found.arrivalIcao, found.resourceId);
-        else {
-          const flight = readTimelineFlight(bytes) as TimelineFlight;
-          note(flight.departure.icao, flight.arrival.icao, flight.resourceId);
-        }
-      }
-    } else {
-      for (const flight of reply.decoded) note(flight.departure.icao, flight.arrival.icao, flight.resourceId);
-    }
+    const url = this.deps.publicHost;
+    const entries = await mapAggregateInOneReply(this.deps.flights, pipeline, this.deps.maxTimeMs, (flight: TimelineFlight): TimelineEventData => {
+      resourceIds.add(flight.resourceId);
+      const own = flight.colours;
+      return {
+        resourceId: flight.resourceId,
+        flightId: flight.flightId,
+        flightNumber: flight.flightNumber,
+        backgroundColor: own?.background ?? RESOURCE_COLOUR,
+        textColor: own?.text ?? RESOURCE_COLOUR,
+        borderColor: own?.border ?? RESOURCE_COLOUR,
+        start: formatLocalDateTime(flight.departure.at, timeZone),
+        end: formatLocalDateTime(flight.arrival.at, timeZone),
+        dep: airportOf(flight.departure.icao),
+        arr: airportOf(flight.arrival.icao),
+        url,
+        apiVersion: API_VERSION,
+        passengers: passengerCountOf(flight.passengerList),
+      };
+    }, readTimelineFlight);
+    if (entries.length === 0) return [];
 
+    // The flights' airports, then their resources, in one command ($unionWith): one round trip.
     const coloursByResource = new Map<number, ResourceDocument['colours']>();
     const references: PipelineStage[] = [
       { $match: { icao: { $in: [...airportsByIcao.keys()] } } },
@@ -134,35 +136,13 @@ export class TimelineService {
         coloursByResource.set(reference.resourceId, reference.colours);
       }
     });
-
-    // Each flight becomes its entry as it is decoded (no decoded flight outlives its entry), by a
-    // reader of exactly this shape; airports are the one object each entry of that airport shares,
-    // colours the flight's own, else its resource's.
-    const url = this.deps.publicHost;
-    const entries = mapOneReply(
-      reply,
-      (flight: TimelineFlight): TimelineEventData => {
-        const own = flight.colours;
-        // A colour the flight does not set (absent, or empty: colours are CSS names) is its resource's.
-        const resource = own?.background && own.text && own.border ? undefined : (coloursByResource.get(flight.resourceId) ?? FALLBACK_COLOURS);
-        return {
-          resourceId: flight.resourceId,
-          flightId: flight.flightId,
-          flightNumber: flight.flightNumber,
-          backgroundColor: own?.background || resource!.background,
-          textColor: own?.text || resource!.text,
-          borderColor: own?.border || resource!.border,
-          start: formatLocalDateTime(flight.departure.at, timeZone),
-          end: formatLocalDateTime(flight.arrival.at, timeZone),
-          dep: airportOf(flight.departure.icao),
-          arr: airportOf(flight.arrival.icao),
-          url,
-          apiVersion: API_VERSION,
-          passengers: passengerCountOf(flight.passengerList),
-        };
-      },
-      readTimelineFlight,
-    );
+    for (const entry of entries) {
+      if (entry.backgroundColor !== RESOURCE_COLOUR && entry.textColor !== RESOURCE_COLOUR && entry.borderColor !== RESOURCE_COLOUR) continue;
+      const defaults = coloursByResource.get(entry.resourceId) ?? FALLBACK_COLOURS;
+      if (entry.backgroundColor === RESOURCE_COLOUR) entry.backgroundColor = defaults.background;
+      if (entry.textColor === RESOURCE_COLOUR) entry.textColor = defaults.text;
+      if (entry.borderColor === RESOURCE_COLOUR) entry.borderColor = defaults.border;
+    }
     return entries;
   }
 }

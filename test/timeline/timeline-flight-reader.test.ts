@@ -1,6 +1,6 @@
 import { deserialize, Double, Int32, Long, serialize, type Document } from 'bson';
 import fc from 'fast-check';
-import { readTimelineFlight, readTimelineReferences, type TimelineFlightReferences } from '../../src/timeline/timeline-flight-reader';
+import { readTimelineFlight } from '../../src/timeline/timeline-flight-reader';
 
 /** Dates as their time value (an invalid date, NaN, is unequal to itself under toEqual). */
 function comparable(value: unknown): unknown {
@@ -80,70 +80,6 @@ describe('the timeline flight reader decodes exactly what bson decodes', () => {
         expect(fast(corrupted)).toEqual(general(corrupted));
         const truncated = bytes.subarray(0, position % bytes.length);
         expect(fast(truncated)).toEqual(general(truncated));
-      }),
-      { numRuns: 2000 },
-    );
-  });
-});
-
-/** What the timeline reads of a flight before building it, when the quick reader reads it; else whether bytes-wise it declined. */
-function references(bytes: Uint8Array): TimelineFlightReferences | 'declined' {
-  const into: TimelineFlightReferences = { departureIcao: '?', arrivalIcao: '?', resourceId: -1 };
-  return readTimelineReferences(bytes, into) ? into : 'declined';
-}
-
-/** The same three values taken from the decoded flight, undefined when the flight does not have them as the quick reader needs them, 'throws' when it cannot be decoded. */
-function referencesOfDecoded(bytes: Uint8Array): TimelineFlightReferences | undefined | 'throws' {
-  let flight: Record<string, unknown>;
-  try {
-    flight = readTimelineFlight(bytes);
-  } catch {
-    return 'throws';
-  }
-  const departure = flight.departure as { icao?: unknown } | undefined;
-  const arrival = flight.arrival as { icao?: unknown } | undefined;
-  if (typeof departure?.icao !== 'string' || typeof arrival?.icao !== 'string' || typeof flight.resourceId !== 'number') return undefined;
-  return { departureIcao: departure.icao, arrivalIcao: arrival.icao, resourceId: flight.resourceId };
-}
-
-describe('the timeline reference reader reads what the flight reader decodes, or declines', () => {
-  it('for flights of the timeline shape, their variations and fields outside it', () => {
-    let read = 0;
-    fc.assert(
-      fc.property(flight, (document) => {
-        const bytes = serialize(document as Document);
-        const quick = references(bytes);
-        if (quick === 'declined') return;
-        read += 1;
-        expect(quick).toEqual(referencesOfDecoded(bytes));
-      }),
-      { numRuns: 2000 },
-    );
-    // The property is not vacuous: most generated flights with all three fields are read.
-    expect(read).toBeGreaterThan(100);
-  });
-
-  it('for the shape as the service stores it, and declines a flight without an airport or with an int64 resource', () => {
-    const stored = { flightId: 100123, flightNumber: 'IFL 201', resourceId: 3, departure: { icao: 'LIRF', at: new Date('2026-05-01T08:00:00Z') }, arrival: { icao: 'LPPT', at: new Date('2026-05-01T10:00:00Z') }, colours: null, passengerList: [{ passengerCount: 100 }] };
-    expect(references(serialize(stored))).toEqual({ departureIcao: 'LIRF', arrivalIcao: 'LPPT', resourceId: 3 });
-    expect(references(serialize({ ...stored, departure: { at: stored.departure.at } }))).toBe('declined');
-    expect(references(serialize({ ...stored, resourceId: Long.fromNumber(3) }))).toBe('declined');
-  });
-
-  // Bytes the flight reader refuses (bson's error) may have their airports and resource read: the
-  // entry is then built by the flight reader, which throws that error for the request as before.
-  it('for corrupted bytes: reads only what the flight reader decodes the same way, or refuses', () => {
-    fc.assert(
-      fc.property(flight, fc.nat(), fc.integer({ min: 0, max: 255 }), (document, position, byte) => {
-        const bytes = Buffer.from(serialize(document as Document));
-        const corrupted = Buffer.from(bytes);
-        corrupted[position % corrupted.length] = byte;
-        const truncated = bytes.subarray(0, position % bytes.length);
-        for (const candidate of [corrupted, truncated]) {
-          const quick = references(candidate);
-          const decoded = referencesOfDecoded(candidate);
-          if (quick !== 'declined' && decoded !== 'throws') expect(quick).toEqual(decoded);
-        }
       }),
       { numRuns: 2000 },
     );
