@@ -15,6 +15,7 @@ import { formatSmallRequestsBench, runSmallRequestsBench } from './small-request
 import { formatSlowSubscribersBench, runSlowSubscribersBench } from './slow-subscribers.bench';
 import { formatSubscriptionsBench, runSubscriptionsBench } from './subscriptions.bench';
 import { formatTimelineBench, runTimelineBench } from './timeline.bench';
+import { formatTimelineScaleBench, runTimelineScaleBench } from './timeline-scale.bench';
 import { formatTracingBench, runTracingBench } from './tracing.bench';
 import { formatWorstCaseBench, runWorstCaseBench } from './worst-case.bench';
 import { formatWebhookBench, runWebhookBench } from './webhooks.bench';
@@ -23,6 +24,7 @@ const BENCHES: Record<string, () => Promise<string>> = {
   engine: async () => formatEngineBench(await runEngineBench()),
   timeline: async () => formatTimelineBench(await runTimelineBench()),
   small: async () => formatSmallRequestsBench(await runSmallRequestsBench()),
+  'timeline-scale': async () => formatTimelineScaleBench(await runTimelineScaleBench()),
   auth: async () => formatAuthBench(await runAuthBench()),
   sheet: async () => formatSheetBench(await runSheetBench(), new Date().toISOString().slice(0, 10)),
   push: async () => formatPushBench(await runPushBench()),

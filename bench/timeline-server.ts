@@ -51,6 +51,8 @@ async function main(flights: number): Promise<void> {
     CHANGE_FEED_POLL_MS: '60000',
     OUTBOX_SWEEP_INTERVAL_MS: '3600000',
     WEBHOOK_SWEEP_INTERVAL_MS: '3600000',
+    // Settings a benchmark varies (JSON object of variables), e.g. a longer GRAPHQL_TIMEOUT_MS on a loaded machine.
+    ...(JSON.parse(process.env.BENCH_SERVER_ENV ?? '{}') as Record<string, string>),
   });
   const logger = createLogger(config);
   const database = await openDatabase(config, logger);

@@ -1,0 +1,389 @@
+/**
+ * Scaling to 20,000 flights (issue 28): the service alone, its embedded engine in a process of its
+ * own (as `npm run db` runs it, standing in for a real MongoDB), CPU of the serving process only.
+ *
+ * 1. Linear: the 31-day timeline (every flight of May 2026) at 5,000 and 20,000 flights, through
+ *    POST /graphql and the REST facade, one request at a time. Each round takes both datasets and
+ *    both targets in turn (a full collection, a few requests unmeasured, then a window), so drift
+ *    on a shared machine hits them alike; the figure is the ratio of the medians of CPU per entry.
+ * 2. Concurrency at 20,000 flights: the 31-day facade and GraphQL requests one at a time against 16
+ *    connections at once, windows alternating in each round: CPU per request, wall time of each
+ *    request (how many took over 5 s), peak RSS of the serving process (sampled every 20 ms).
+ *
+ * The servers are bench/timeline-server.ts (the real app plus the measuring routes), each with its
+ * own engine process and dataset, started with GRAPHQL_TIMEOUT_MS raised so that every request is
+ * measured to its end. `BENCH_SCALE_ROUNDS` (default 5) and `BENCH_SCALE_CONCURRENT=0` (skip part 2)
+ * focus a run; `BENCH_NODE_FLAGS` as for the timeline benchmark; `BENCH_SCALE_COMPARE=<directory>`
+ * (another checkout, with its node_modules) adds that code's servers to every round, labelled
+ * "before", to measure a change against what it replaces in the same minutes.
+ */
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { Agent, request } from 'node:http';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { print } from 'graphql';
+import { TimelineEventsDocument } from '../src/graphql/generated/operations';
+import { median, type WindowFigures } from './timeline-measure';
+
+type Child = ChildProcessByStdio<null, Readable, null>;
+
+interface Server {
+  /** Which code it runs: this tree's, or the one BENCH_SCALE_COMPARE names ("before"). */
+  code: string;
+  flights: number;
+  port: number;
+  token: string;
+  child: Child;
+  engine: Child;
+}
+
+interface Target {
+  name: 'GraphQL POST /graphql' | 'REST facade GET';
+  method: 'GET' | 'POST';
+  path: string;
+  headers: (token: string) => Record<string, string>;
+  body?: string;
+}
+
+const MONTH = { start: '2026-05-01', end: '2026-05-31' };
+const TARGETS: Target[] = [
+  {
+    name: 'GraphQL POST /graphql',
+    method: 'POST',
+    path: '/graphql',
+    headers: (token) => ({ authorization: `Bearer ${token}`, 'content-type': 'application/json' }),
+    body: JSON.stringify({ query: print(TimelineEventsDocument), variables: { view: 'CALENDAR', ...MONTH } }),
+  },
+  {
+    name: 'REST facade GET',
+    method: 'GET',
+    path: `/api/broker/v0/calendar/timeline/event?start=${MONTH.start}&end=${MONTH.end}`,
+    headers: (token) => ({ authorization: `Bearer ${token}` }),
+  },
+];
+
+const EXTENSION = path.extname(__filename);
+const PRELOAD = EXTENSION === '.ts' ? ['-r', path.join(__dirname, '../scripts/register-ts.cjs')] : [];
+
+async function startChild(args: string[], env: NodeJS.ProcessEnv, pattern: RegExp, what: string): Promise<{ child: Child; match: RegExpExecArray }> {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env });
+  const match = await new Promise<RegExpExecArray>((resolve, reject) => {
+    child.on('error', reject);
+    let buffered = '';
+    child.stdout.on('data', (chunk) => {
+      buffered += chunk;
+      const found = pattern.exec(buffered);
+      if (found) resolve(found);
+    });
+    child.on('exit', (code) => reject(new Error(`${what} exited with ${code}`)));
+  });
+  return { child, match };
+}
+
+/** The service's V8 flags (scripts/v8-flags.json), as `npm start` and `npm run db` use them. */
+function serviceV8Flags(): string[] {
+  if (process.env.BENCH_NODE_FLAGS !== undefined) return process.env.BENCH_NODE_FLAGS.split(/\s+/).filter(Boolean);
+  const root = path.resolve(__dirname, EXTENSION === '.ts' ? '..' : '../..');
+  return (JSON.parse(readFileSync(path.join(root, 'scripts', 'v8-flags.json'), 'utf8')) as { service: string[] }).service;
+}
+
+async function startServer(flights: number, flags: string[], code = 'this tree', root = path.join(__dirname, '..'), env: Record<string, string> = {}): Promise<Server> {
+  // This tree's engine (the @broker/embedded-mongo package) for either tree's service.
+  const engine = await startChild([...flags, require.resolve('@broker/embedded-mongo/cli'), '--port', '0'], process.env, /^(mongodb:\/\/\S+)\n/m, 'embedded engine');
+  try {
+    const script = path.join(root, `bench/timeline-server${EXTENSION}`);
+    // Every request measured to its end: on a loaded machine a 20,000-entry request under 16
+    // connections outlasts the default 5 s execution limit, and a stopped request costs less.
+    const serverEnv = { GRAPHQL_TIMEOUT_MS: '120000', DB_OPERATION_TIMEOUT_MS: '120000', ...env };
+    const { child, match } = await startChild(
+      [...flags, '--expose-gc', ...PRELOAD, script, String(flights)],
+      { ...process.env, NODE_ENV: 'production', MONGODB_URI: `${engine.match[1]}/broker`, BENCH_SERVER_ENV: JSON.stringify(serverEnv) },
+      /READY (.*)\n/,
+      'benchmark server',
+    );
+    const ready = JSON.parse(match[1]) as { port: number; token: string };
+    return { code, flights, ...ready, child, engine: engine.child };
+  } catch (error) {
+    engine.child.kill('SIGKILL');
+    throw error;
+  }
+}
+
+interface Answer {
+  status: number;
+  bytes: number;
+  text: string;
+  ms: number;
+}
+
+async function send(agent: Agent, port: number, method: string, requestPath: string, headers: Record<string, string> = {}, body?: string): Promise<Answer> {
+  try {
+    return await sendOnce(agent, port, method, requestPath, headers, body);
+  } catch (error) {
+    // The server closed an idle keep-alive connection just as it was reused (Node's documented race): once more.
+    if ((error as NodeJS.ErrnoException).code !== 'ECONNRESET') throw error;
+    return sendOnce(agent, port, method, requestPath, headers, body);
+  }
+}
+
+function sendOnce(agent: Agent, port: number, method: string, requestPath: string, headers: Record<string, string>, body?: string): Promise<Answer> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method, path: requestPath, agent, headers: body ? { ...headers, 'content-length': Buffer.byteLength(body) } : headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', reject);
+      res.on('end', () => {
+        const raw = Buffer.concat(chunks);
+        resolve({ status: res.statusCode ?? 0, bytes: raw.length, text: raw.toString('utf8'), ms: performance.now() - started });
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const control = new Agent({ keepAlive: true, maxSockets: 1 });
+
+function sendTarget(agent: Agent, server: Server, target: Target): Promise<Answer> {
+  return send(agent, server.port, target.method, target.path, target.headers(server.token), target.body);
+}
+
+/** A settled heap, `warmUp` requests unmeasured, then `work` in a measured window. */
+async function measure<T>(server: Server, warmUp: () => Promise<unknown>, work: () => Promise<T>, sampleRss = false): Promise<{ figures: WindowFigures; result: T }> {
+  await send(control, server.port, 'POST', '/bench/settle');
+  await warmUp();
+  await send(control, server.port, 'POST', `/bench/window/start?settled=1${sampleRss ? '&rss=1' : ''}`);
+  const result = await work();
+  const stopped = await send(control, server.port, 'POST', '/bench/window/stop');
+  return { figures: JSON.parse(stopped.text) as WindowFigures, result };
+}
+
+export interface LinearRow {
+  code: string;
+  flights: number;
+  target: string;
+  entries: number;
+  cpuMsPerRequest: number;
+  cpuUsPerEntry: number;
+  allocatedMiBPerRequest: number;
+  scavenges: number;
+  markCompacts: number;
+  load: number;
+}
+
+export interface ConcurrencyRow {
+  code: string;
+  target: string;
+  connections: number;
+  requests: number;
+  cpuMsPerRequest: number;
+  wallP50Ms: number;
+  wallMaxMs: number;
+  over5s: number;
+  notOk: number;
+  peakRssMiB: number;
+  load: number;
+}
+
+export interface ScaleBenchResult {
+  node: string;
+  flags: string[];
+  rounds: number;
+  linear: LinearRow[];
+  concurrency: ConcurrencyRow[];
+  /** Every ratio per round, so the spread is visible beside the ratio of medians. */
+  linearRatios: Record<string, number[]>;
+  concurrencyRatios: Record<string, number[]>;
+  loads: number[];
+}
+
+function entriesOf(text: string): number {
+  const parsed = JSON.parse(text) as unknown[] | { data: { timelineEvents: unknown[] } };
+  return Array.isArray(parsed) ? parsed.length : parsed.data.timelineEvents.length;
+}
+
+export async function runTimelineScaleBench(): Promise<ScaleBenchResult> {
+  const rounds = Number(process.env.BENCH_SCALE_ROUNDS ?? 5);
+  const concurrent = process.env.BENCH_SCALE_CONCURRENT !== '0';
+  const flags = serviceV8Flags();
+  const result: ScaleBenchResult = { node: process.version, flags, rounds, linear: [], concurrency: [], linearRatios: {}, concurrencyRatios: {}, loads: [] };
+  const servers: Server[] = [];
+  const one = new Agent({ keepAlive: true, maxSockets: 1 });
+  const many = new Agent({ keepAlive: true, maxSockets: 16 });
+  try {
+    servers.push(await startServer(5000, flags), await startServer(20000, flags));
+    // BENCH_SCALE_COMPARE=<a checkout of other code, with node_modules>: its servers too, every round
+    // taking both codes in turn, so a change is measured against what it replaces in the same minutes.
+    const compare = process.env.BENCH_SCALE_COMPARE;
+    if (compare) servers.push(await startServer(5000, flags, 'before', compare), await startServer(20000, flags, 'before', compare));
+    const entries = new Map<string, number>();
+    for (const server of servers) {
+      for (const target of TARGETS) {
+        for (let i = 0; i < 3; i += 1) {
+          const answer = await sendTarget(one, server, target);
+          if (answer.status !== 200) throw new Error(`${target.name} at ${server.flights} flights: ${answer.status} ${answer.text.slice(0, 300)}`);
+          entries.set(`${server.code}|${server.flights}|${target.name}`, entriesOf(answer.text));
+        }
+      }
+    }
+    // Part 1: requests per window sized so both datasets' windows read about the same entries.
+    const perWindow = (flights: number) => (flights === 5000 ? 8 : 2);
+    const linear = new Map<string, WindowFigures[]>();
+    const larges = servers.filter((server) => server.flights === 20000);
+    const concurrency = new Map<string, { figures: WindowFigures; answers: Answer[] }[]>();
+    for (let round = 0; round < rounds; round += 1) {
+      // Every other round in the reverse order: no server is always measured first.
+      for (const server of round % 2 === 0 ? servers : [...servers].reverse()) {
+        for (const target of TARGETS) {
+          const n = perWindow(server.flights);
+          const { figures } = await measure(
+            server,
+            async () => {
+              for (let i = 0; i < Math.max(2, n / 2); i += 1) await sendTarget(one, server, target);
+            },
+            async () => {
+              for (let i = 0; i < n; i += 1) await sendTarget(one, server, target);
+            },
+          );
+          const key = `${server.code}|${server.flights}|${target.name}`;
+          linear.set(key, [...(linear.get(key) ?? []), { ...figures, cpuMs: figures.cpuMs / n, allocatedBytes: figures.allocatedBytes / n, scavenges: figures.scavenges / n, markCompacts: figures.markCompacts / n }]);
+        }
+      }
+      for (const large of concurrent ? larges : []) {
+        // Part 2: 16 requests one at a time, then 16 at once (and the other way round every other round).
+        for (const target of TARGETS) {
+          const order = round % 2 === 0 ? [1, 16] : [16, 1];
+          for (const connections of order) {
+            const agent = connections === 1 ? one : many;
+            const { figures, result: answers } = await measure(
+              large,
+              async () => {
+                for (let i = 0; i < 2; i += 1) await sendTarget(one, large, target);
+              },
+              () =>
+                connections === 1
+                  ? (async () => {
+                      const list: Answer[] = [];
+                      for (let i = 0; i < 16; i += 1) list.push(await sendTarget(agent, large, target));
+                      return list;
+                    })()
+                  : Promise.all(Array.from({ length: 16 }, () => sendTarget(agent, large, target))),
+              true,
+            );
+            const key = `${large.code}|${target.name}|${connections}`;
+            concurrency.set(key, [...(concurrency.get(key) ?? []), { figures, answers }]);
+          }
+        }
+      }
+      result.loads.push(loadavg()[0]);
+      process.stderr.write(`timeline-scale: round ${round + 1} of ${rounds} done, load ${loadavg()[0].toFixed(1)}\n`);
+    }
+    for (const [key, list] of linear) {
+      const [code, flights, target] = key.split('|');
+      const count = entries.get(key)!;
+      const cpu = median(list.map((figure) => figure.cpuMs));
+      result.linear.push({
+        code,
+        flights: Number(flights),
+        target,
+        entries: count,
+        cpuMsPerRequest: cpu,
+        cpuUsPerEntry: (cpu * 1000) / count,
+        allocatedMiBPerRequest: median(list.map((figure) => figure.allocatedBytes)) / 1024 / 1024,
+        scavenges: median(list.map((figure) => figure.scavenges)),
+        markCompacts: median(list.map((figure) => figure.markCompacts)),
+        load: median(list.map((figure) => figure.load)),
+      });
+    }
+    for (const code of new Set(servers.map((server) => server.code))) {
+      for (const target of TARGETS) {
+        const small = linear.get(`${code}|5000|${target.name}`)!;
+        const big = linear.get(`${code}|20000|${target.name}`)!;
+        const per = (flights: number) => entries.get(`${code}|${flights}|${target.name}`)!;
+        result.linearRatios[`${code}|${target.name}`] = small.map((figure, i) => big[i].cpuMs / per(20000) / (figure.cpuMs / per(5000)));
+      }
+    }
+    for (const [key, list] of concurrency) {
+      const [code, target, connections] = key.split('|');
+      const walls = list.flatMap(({ answers }) => answers.map((answer) => answer.ms));
+      result.concurrency.push({
+        code,
+        target,
+        connections: Number(connections),
+        requests: 16,
+        cpuMsPerRequest: median(list.map(({ figures }) => figures.cpuMs / 16)),
+        wallP50Ms: median(walls),
+        wallMaxMs: Math.max(...walls),
+        over5s: walls.filter((ms) => ms > 5000).length / list.length,
+        notOk: list.flatMap(({ answers }) => answers.filter((answer) => answer.status !== 200)).length,
+        peakRssMiB: Math.max(...list.map(({ figures }) => figures.peakRssBytes)) / 1024 / 1024,
+        load: median(list.map(({ figures }) => figures.load)),
+      });
+      const alone = concurrency.get(`${code}|${target}|1`);
+      if (connections === '16' && alone) result.concurrencyRatios[`${code}|${target}`] = alone.map(({ figures }, i) => list[i].figures.cpuMs / figures.cpuMs);
+    }
+  } finally {
+    for (const server of servers) {
+      server.child.kill('SIGKILL');
+      server.engine.kill('SIGKILL');
+    }
+    one.destroy();
+    many.destroy();
+    control.destroy();
+  }
+  return result;
+}
+
+const fixed = (value: number, digits = 2) => value.toFixed(digits);
+
+export function formatTimelineScaleBench(result: ScaleBenchResult): string {
+  const lines = [
+    `Scaling to 20,000 flights (issue 28), Node ${result.node} ${result.flags.join(' ')}; the embedded engine in a process of its own; CPU of the serving process; medians of ${result.rounds} rounds; load (one-minute average, 2 cores) ${fixed(Math.min(...result.loads), 1)} to ${fixed(Math.max(...result.loads), 1)}.`,
+    '',
+    '| Code | Flights | Target (31 days) | Entries | CPU / request | CPU / entry | Allocated / request | Scavenges / request | Full collections / request | Load |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+  ];
+  for (const row of result.linear) {
+    lines.push(`| ${row.code} | ${row.flights} | ${row.target} | ${row.entries} | ${fixed(row.cpuMsPerRequest, 1)} ms | ${fixed(row.cpuUsPerEntry)} µs | ${fixed(row.allocatedMiBPerRequest, 1)} MiB | ${fixed(row.scavenges, 1)} | ${fixed(row.markCompacts, 2)} | ${fixed(row.load, 1)} |`);
+  }
+  lines.push('');
+  for (const code of new Set(result.linear.map((row) => row.code))) {
+    for (const target of TARGETS) {
+      const small = result.linear.find((row) => row.code === code && row.flights === 5000 && row.target === target.name);
+      const big = result.linear.find((row) => row.code === code && row.flights === 20000 && row.target === target.name);
+      if (!small || !big) continue;
+      const ratios = result.linearRatios[`${code}|${target.name}`] ?? [];
+      lines.push(`- ${code}, ${target.name}: CPU per entry at 20,000 / at 5,000 = **${fixed(big.cpuUsPerEntry / small.cpuUsPerEntry)}** (target ≤ 1.2; round by round ${ratios.map((ratio) => fixed(ratio)).join(', ')})`);
+    }
+  }
+  if (result.concurrency.length) {
+    lines.push(
+      '',
+      '| Code | Target (31 days, 20,000 flights) | Connections | CPU / request | Wall per request, median | Slowest | Over 5 s per 16 | Not 200 | Peak RSS | Load |',
+      '|---|---|---|---|---|---|---|---|---|---|',
+    );
+    for (const row of result.concurrency) {
+      lines.push(`| ${row.code} | ${row.target} | ${row.connections} | ${fixed(row.cpuMsPerRequest, 0)} ms | ${fixed(row.wallP50Ms, 0)} ms | ${fixed(row.wallMaxMs, 0)} ms | ${fixed(row.over5s, 1)} | ${row.notOk} | ${fixed(row.peakRssMiB, 0)} MiB | ${fixed(row.load, 1)} |`);
+    }
+    lines.push('');
+    for (const row of result.concurrency.filter((candidate) => candidate.connections === 16)) {
+      const alone = result.concurrency.find((candidate) => candidate.code === row.code && candidate.target === row.target && candidate.connections === 1);
+      if (!alone) continue;
+      const ratios = result.concurrencyRatios[`${row.code}|${row.target}`] ?? [];
+      lines.push(`- ${row.code}, ${row.target}: CPU per request with 16 connections / one at a time = **${fixed(row.cpuMsPerRequest / alone.cpuMsPerRequest)}** (target ≤ 1.1; round by round ${ratios.map((ratio) => fixed(ratio)).join(', ')})`);
+    }
+  }
+  return lines.join('\n');
+}
+
+if (require.main === module) {
+  runTimelineScaleBench()
+    .then((result) => console.log(formatTimelineScaleBench(result)))
+    .catch((error: unknown) => {
+      console.error(error);
+      process.exitCode = 1;
+    });
+}
