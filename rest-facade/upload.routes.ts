@@ -48,8 +48,8 @@ export function paxlistForm(config: Config): RequestHandler {
         next();
       },
       (error: unknown) => {
-        // Nobody is left to answer; the socket is already gone.
-        if (signal.aborted) return;
+        // Nobody is left to answer (the socket is already gone), or the answer was sent.
+        if (signal.aborted || res.headersSent) return;
         next(error instanceof UnreadableMultipart ? badRequest(`The multipart body cannot be read: ${error.message}`) : error);
       },
     );

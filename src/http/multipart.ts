@@ -125,6 +125,10 @@ class FormReading {
       this.formClosed = true;
       this.finishIfDone();
     });
+    if (reading.signal.aborted) {
+      this.fail(reading.signal.reason);
+      return;
+    }
     reading.signal.addEventListener('abort', () => this.fail(reading.signal.reason), { once: true });
     // An answer sent before the body ended needs nothing more from it.
     res.once('close', () => this.fail(new UnreadableMultipart('The answer was sent before the body was read')));
