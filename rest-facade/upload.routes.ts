@@ -1,45 +1,35 @@
-import { Readable } from 'node:stream';
-import busboy from 'busboy';
-import type { Request, RequestHandler, Response } from 'express';
-import { Upload } from 'graphql-upload-minimal';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Request, RequestHandler } from 'express';
 import { requireScope, Scope } from '../src/auth';
 import type { Config } from '../src/config';
 import type { GraphQLContext } from '../src/graphql-kit/context';
-import { asAppError, badRequest, truncateText, type AppError } from '../src/errors';
+import { IncomingFile } from '../src/graphql-kit/upload';
+import { badRequest, truncateText } from '../src/errors';
 import { UploadPassengerListDocument, type DateOrder } from '../src/graphql/generated/operations';
-import type { ReceivedFileUpload } from '../src/passengers/passenger-upload.service';
+import { readMultipart, UnreadableMultipart, type MultipartLimits } from '../src/http/multipart';
 import { buildPassengerTemplate } from '../src/passengers/sheet/passenger-template';
 import { HIDDEN_ROWS_POLICIES, type HiddenRowsPolicy } from '../src/passengers/sheet/row-visibility';
-import { MULTIPART_OVERHEAD_BYTES, clientGoneSignal, declaredLength, readStreamWithLimit, uploadTooLarge, watchBodySize } from '../src/shared/read-stream';
+import { clientGoneSignal } from '../src/shared/read-stream';
+import type { ReceivedFile } from '../src/shared/received-file';
 import { readIdParameter, readQueryParameters } from './query';
 import { defineRoute } from './route';
 
 /** The multipart form field that carries the spreadsheet (the interface's name). */
 export const PAXLIST_FIELD = 'paxlist';
 
-/** Other form fields a legacy client may send alongside the file (read and ignored). */
-const FORM_FIELDS = { count: 20, bytes: 1024 };
-
-interface ReceivedFile {
-  bytes: Buffer;
-  filename: string;
-  mimetype: string;
-  encoding: string;
-  /** Fires when the client goes away before its answer: the parse stops. */
-  signal: AbortSignal;
-}
+/** The file, and other form fields a legacy client may send alongside it (read and ignored). */
+const PAXLIST_FORM: Omit<MultipartLimits, 'fileBytes'> = { files: 1, fields: 20, fieldBytes: 1024 };
 
 /**
- * Reads the `paxlist` file of a multipart form into memory: at most uploadMaxBytes (a file of
- * exactly that size is taken, one byte more is 413). Everything that can be decided without the
- * body is decided first, without reading it: the token's scope (403), the Content-Type (400), a
- * Content-Length no upload can need (413). A body that ends inside a part or is malformed is 400.
- * A refused body is not parsed further (its rest lingers: src/http/lingering-close.ts); a client
- * that goes away stops the reading.
+ * Reads the `paxlist` file of a multipart form into memory with the service's multipart reader
+ * (src/http/multipart.ts): at most uploadMaxBytes (a file of exactly that size is taken, one byte
+ * more is 413). Everything that can be decided without the body is decided first, without reading
+ * it: the token's scope (403), the Content-Type (400), a Content-Length no upload can need (413).
+ * A body that ends inside a part or is malformed is 400. A refused body is not parsed further (its
+ * rest lingers: src/http/lingering-close.ts); a client that goes away stops the reading.
  */
 export function paxlistForm(config: Config): RequestHandler {
-  const maxFileBytes = config.limits.uploadMaxBytes;
-  const maxBodyBytes = maxFileBytes + FORM_FIELDS.count * FORM_FIELDS.bytes + MULTIPART_OVERHEAD_BYTES;
+  const limits: MultipartLimits = { fileBytes: config.limits.uploadMaxBytes, ...PAXLIST_FORM };
   return (req, res, next) => {
     try {
       requireScope((res.locals.graphqlContext as GraphQLContext).principal, Scope.PassengersWrite);
@@ -51,88 +41,44 @@ export function paxlistForm(config: Config): RequestHandler {
       next(badRequest(`Send the spreadsheet as multipart/form-data with the file in the field "${PAXLIST_FIELD}", got Content-Type ${req.get('Content-Type') ?? 'none'}`, [{ field: PAXLIST_FIELD, message: 'expected a multipart/form-data body' }]));
       return;
     }
-    const declared = declaredLength(req);
-    if (declared !== undefined && declared > maxBodyBytes) {
-      next(uploadTooLarge(maxFileBytes));
-      return;
-    }
     const signal = clientGoneSignal(res);
-    receivePaxlist(req, { maxFileBytes, maxBodyBytes, signal }).then(
+    readPaxlist(req, res, limits, signal).then(
       (file) => {
         res.locals.paxlist = file;
         next();
       },
-      (error: AppError) => {
-        // Nobody is left to answer; the socket is already gone.
-        if (signal.aborted) return;
-        next(error);
+      (error: unknown) => {
+        // Nobody is left to answer (the socket is already gone), or the answer was sent.
+        if (signal.aborted || res.headersSent) return;
+        next(error instanceof UnreadableMultipart ? badRequest(`The multipart body cannot be read: ${error.message}`) : error);
       },
     );
   };
 }
 
-const unreadable = (error: unknown) => badRequest(`The multipart body cannot be read: ${(error as Error).message}`);
-
-/**
- * busboy over the request, every stream with its error handled: the first failure (malformed or
- * truncated body, file over the limit, body over its allowance, client gone) settles the promise,
- * stops the reading and destroys the parser (and with it the file stream).
- */
-function receivePaxlist(req: Request, limits: { maxFileBytes: number; maxBodyBytes: number; signal: AbortSignal }): Promise<ReceivedFile> {
-  const { maxFileBytes, maxBodyBytes, signal } = limits;
-  return new Promise((resolve, reject) => {
-    let form: busboy.Busboy;
-    try {
-      // busboy reports `limit` when a file reaches fileSize: one byte more lets a file of exactly the limit through.
-      form = busboy({ headers: req.headers, limits: { files: 1, fileSize: maxFileBytes + 1, fields: FORM_FIELDS.count, fieldSize: FORM_FIELDS.bytes, parts: FORM_FIELDS.count + 5, headerPairs: 20 } });
-    } catch (error) {
-      reject(unreadable(error));
-      return;
-    }
-    let file: Promise<ReceivedFile> | undefined;
-    let settled = false;
-    const fail = (error: unknown) => {
-      if (settled) return;
-      settled = true;
-      req.unpipe(form);
-      // Not from inside busboy's own event: it is still walking the chunk that raised it.
-      process.nextTick(() => form.destroy());
-      reject(asAppError(error) ?? unreadable(error));
-    };
-    form.on('file', (name, stream, info) => {
-      if (name !== PAXLIST_FIELD || file) {
-        stream.on('error', () => undefined);
-        stream.resume();
-        return;
-      }
-      stream.once('limit', () => fail(uploadTooLarge(maxFileBytes)));
-      file = readStreamWithLimit(stream, maxFileBytes, () => uploadTooLarge(maxFileBytes)).then((bytes) => ({
-        bytes,
-        filename: info.filename ?? 'paxlist',
-        mimetype: info.mimeType,
-        encoding: info.encoding,
-        signal,
-      }));
-      file.catch(fail);
-    });
-    form.on('error', fail);
-    form.on('close', () => {
-      if (settled) return;
-      if (!file) {
-        fail(badRequest(`The form has no file in the field "${PAXLIST_FIELD}"`, [{ field: PAXLIST_FIELD, message: 'expected the passenger list (.xlsx, .ods or CSV) in this multipart field' }]));
-        return;
-      }
-      file.then((received) => {
-        if (settled) return;
-        settled = true;
-        resolve(received);
-      }, fail);
-    });
-    signal.addEventListener('abort', () => fail(signal.reason), { once: true });
-    // A chunked body announces no length: count it as it comes.
-    watchBodySize(req, maxBodyBytes, () => fail(uploadTooLarge(maxFileBytes)));
-    req.pipe(form);
+/** The form's first `paxlist` file part; other parts are read past. */
+async function readPaxlist(req: IncomingMessage, res: ServerResponse, limits: MultipartLimits, signal: AbortSignal): Promise<ReceivedFile> {
+  let claimed = false;
+  let paxlist: ReceivedFile | undefined;
+  await readMultipart(req, res, {
+    limits,
+    signal,
+    receiver: {
+      field: () => undefined,
+      wantsFile: (name) => {
+        if (name !== PAXLIST_FIELD || claimed) return false;
+        claimed = true;
+        return true;
+      },
+      file: (_name, file) => {
+        paxlist = { ...file, filename: file.filename || PAXLIST_FIELD };
+      },
+    },
   });
+  if (!paxlist) {
+    throw badRequest(`The form has no file in the field "${PAXLIST_FIELD}"`, [{ field: PAXLIST_FIELD, message: 'expected the passenger list (.xlsx, .ods or CSV) in this multipart field' }]);
+  }
+  return paxlist;
 }
 
 /** `?hiddenRows=skip|import` (any case), as the operation's enum; absent means the default. */
@@ -185,19 +131,11 @@ function readDateOrder(value: string | undefined): DateOrder | null {
   ]);
 }
 
-/** The received file as graphql-upload-minimal's Upload, so the operation's `file: Upload!` takes it. */
-function asUpload(file: ReceivedFile): Upload {
-  const upload = new Upload();
-  const received: ReceivedFileUpload = {
-    filename: file.filename,
-    mimetype: file.mimetype,
-    encoding: file.encoding,
-    fieldName: PAXLIST_FIELD,
-    createReadStream: () => Readable.from([file.bytes]) as unknown as ReturnType<ReceivedFileUpload['createReadStream']>,
-    signal: file.signal,
-  };
-  (upload as unknown as { resolve(file: ReceivedFileUpload): void }).resolve(received);
-  return upload;
+/** The file paxlistForm read in full for this request, before the operation runs. */
+function receivedPaxlist(req: Request): ReceivedFile {
+  const file: ReceivedFile | undefined = req.res?.locals.paxlist;
+  if (!file) throw new Error('POST /upload/:id ran without its paxlistForm middleware');
+  return file;
 }
 
 export function uploadRoutes(config: Config) {
@@ -212,7 +150,7 @@ export function uploadRoutes(config: Config) {
         const flightId = readIdParameter(req, 'id');
         return {
           flightId,
-          file: asUpload((req.res as Response).locals.paxlist as ReceivedFile),
+          file: IncomingFile.received(receivedPaxlist(req)),
           hiddenRows: readHiddenRows(query.hiddenRows),
           dateOrder: readDateOrder(query.dateOrder),
           // Checked by the upload service, which answers 400 naming the parameter.

@@ -14,6 +14,7 @@ import { createContextFactory, requestBaseUrl, type GraphQLContext } from './gra
 import type { Database } from './models';
 import { AppError, ErrorCode, notFound } from './errors';
 import { createApolloServer } from './graphql/apollo';
+import { graphqlMultipartRequests } from './graphql/multipart-request';
 import { explorerRouter } from './graphql/explorer';
 import { gatewaySchema } from './graphql/schema';
 import { healthRouter } from './health/health.routes';
@@ -21,7 +22,6 @@ import { graphqlMetricsPlugin } from './metrics/graphql-metrics';
 import { httpMetrics, metricsRoute } from './metrics/http-metrics';
 import type { Metrics } from './metrics/metrics';
 import type { Logger } from './logger';
-import { attachClientSignal, graphqlUploadError, processUploadRequest } from './passengers/passenger-upload.schema';
 import { createServices, type Services } from './services';
 import { createSubscriptionServer } from './subscriptions/subscription-server';
 import { DeliveryStatus } from './webhooks/webhook-delivery.model';
@@ -29,9 +29,7 @@ import { WebhookWorker } from './webhooks/webhook-worker';
 import { crossOrigin } from './http/cors';
 import { encodeResponses } from './http/response-encoding';
 import { boundedJsonBody, tokenBeforeMultipart } from './http/json-body';
-import { checkJsonDepth } from './shared/json-depth';
 import { lingerAfterEarlyAnswers } from './http/lingering-close';
-import { MULTIPART_OVERHEAD_BYTES, clientGoneSignal, declaredLength, uploadTooLarge } from './shared/read-stream';
 import { requestRateLimit } from './http/rate-limit';
 
 export interface AppDeps {
@@ -157,7 +155,7 @@ function graphqlRoute(
 ): express.RequestHandler[] {
   return [
     tokenBeforeMultipart(authenticate),
-    graphqlUploads(config),
+    graphqlMultipartRequests(config),
     boundedJsonBody(config.limits.jsonMaxBytes, { maxBytes: config.limits.anonymousJsonMaxBytes, authenticate }),
     sendEncodedAnswer,
     expressMiddleware(apollo, {
@@ -219,53 +217,6 @@ function startBackgroundWork(deps: {
   services.webhooks.onChanged(() => webhookWorker.endpointsChanged());
   database.ready.then(() => webhookWorker.start(), () => undefined);
   return webhookWorker;
-}
-
-/**
- * GraphQL multipart requests (file uploads) through graphql-upload-minimal; other requests pass
- * untouched. Apollo's CSRF prevention still demands a preflight header. A Content-Length no upload
- * can need is refused (413, the answer of a file over the limit) before reading; a body that is
- * malformed or ends early is 400; the file's own limit is the service's (exactly uploadMaxBytes is
- * taken, one byte more is 413, as through REST). A body answered before it was read to its end
- * lingers (src/http/lingering-close.ts); the upload stops when the client goes away.
- */
-function graphqlUploads(config: Config): express.RequestHandler {
-  const { uploadMaxBytes, jsonMaxBytes } = config.limits;
-  // busboy calls a file over its limit on reaching the limit: one byte more lets a file of exactly
-  // uploadMaxBytes through, and the service refuses the byte beyond it.
-  const options = { maxFileSize: uploadMaxBytes + 1, maxFiles: 1, maxFieldSize: jsonMaxBytes };
-  // The `operations` and `map` fields (each at most jsonMaxBytes) and the one file.
-  const maxBodyBytes = uploadMaxBytes + 2 * jsonMaxBytes + MULTIPART_OVERHEAD_BYTES;
-  return (req, res, next) => {
-    if (!req.is('multipart/form-data')) {
-      next();
-      return;
-    }
-    const declared = declaredLength(req);
-    if (declared !== undefined && declared > maxBodyBytes) {
-      next(uploadTooLarge(uploadMaxBytes));
-      return;
-    }
-    const signal = clientGoneSignal(res);
-    processUploadRequest(req, res, options).then(
-      (operations) => {
-        if (signal.aborted) return;
-        try {
-          checkJsonDepth(operations, 'The multipart request’s operations field', 'operations');
-        } catch (error) {
-          next(error);
-          return;
-        }
-        req.body = operations;
-        attachClientSignal(operations, signal);
-        next();
-      },
-      (error: unknown) => {
-        if (signal.aborted) return;
-        next(graphqlUploadError(error));
-      },
-    );
-  };
 }
 
 /**

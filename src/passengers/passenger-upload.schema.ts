@@ -1,22 +1,19 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Readable } from 'node:stream';
-import { GraphQLUpload, Upload, processRequest, type FileUpload, type GraphQLOperation, type UploadOptions } from 'graphql-upload-minimal';
 import { requireScope, Scope } from '../auth';
 import type { GraphQLContext } from '../graphql-kit/context';
-import { AppError, badRequest, payloadTooLarge } from '../errors';
-import { clientGone } from '../shared/read-stream';
-import type { PassengerUploadOptions, ReceivedFileUpload } from './passenger-upload.service';
+import { GraphQLUpload } from '../graphql-kit/upload';
+import type { ReceivedFile } from '../shared/received-file';
+import type { PassengerUploadOptions } from './passenger-upload.service';
 
 /** Where the spreadsheet template is served, below the REST facade's base path. */
 export const PASSENGER_TEMPLATE_PATH = '/api/broker/v0/upload/template.xlsx';
 
 /**
  * The file-transfer part of the schema, written SDL-first and merged into the type-graphql schema
- * with @graphql-tools/schema: the `Upload` scalar of graphql-upload-minimal and the upload mutation.
+ * with @graphql-tools/schema: the `Upload` scalar (src/graphql-kit/upload.ts) and the upload mutations.
  * It names the `PassengerPreview` type that type-graphql builds.
  */
 export const passengerUploadTypeDefs = /* GraphQL */ `
-  "A file sent with the GraphQL multipart request spec (graphql-upload-minimal), e.g. by apollo-upload-client. The request needs the bearer token like any other."
+  # Described by its implementation, GraphQLUpload (src/graphql-kit/upload.ts).
   scalar Upload
 
   "What an upload does with rows the user does not see: hidden by hand, or by a filter."
@@ -199,7 +196,7 @@ export const passengerUploadResolvers = {
   Mutation: {
     uploadPassengerList: async (
       _root: unknown,
-      args: { flightId: number; file: Promise<FileUpload> } & { [Option in keyof PassengerUploadOptions]?: PassengerUploadOptions[Option] | null },
+      args: { flightId: number; file: Promise<ReceivedFile> } & { [Option in keyof PassengerUploadOptions]?: PassengerUploadOptions[Option] | null },
       ctx: GraphQLContext,
     ) => {
       requireScope(ctx.principal, Scope.PassengersWrite);
@@ -210,7 +207,7 @@ export const passengerUploadResolvers = {
     },
     previewPassengerUpload: async (
       _root: unknown,
-      args: { flightId: number; file: Promise<FileUpload>; options?: { [Option in keyof PassengerUploadOptions]?: PassengerUploadOptions[Option] | null } | null },
+      args: { flightId: number; file: Promise<ReceivedFile>; options?: { [Option in keyof PassengerUploadOptions]?: PassengerUploadOptions[Option] | null } | null },
       ctx: GraphQLContext,
     ) => {
       requireScope(ctx.principal, Scope.PassengersWrite);
@@ -225,74 +222,4 @@ export const passengerUploadResolvers = {
 /** The options a client gave (an argument sent as null means its default). */
 function withoutNulls<T extends object>(options: T): { [K in keyof T]?: Exclude<T[K], null> } {
   return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== null && value !== undefined)) as { [K in keyof T]?: Exclude<T[K], null> };
-}
-
-/**
- * graphql-upload-minimal's processRequest, with its busboy parser watched where the request is
- * piped into it:
- * - The library hears the parser's 'error' only `once`, but the parser can emit twice (a malformed
- *   part header, then the unexpected end of the form when the library destroys it), and a second
- *   'error' with no listener ends the process. graphql-upload fixed this upstream by listening with
- *   `on`; here the parser gets a lasting listener of its own (the library still handles the first
- *   error; the later ones change nothing).
- * - A file that passes its size limit stops the reading of the request at once: the library would
- *   read (and skip) the rest of the part to its end, however long. The resolver has the bytes it
- *   needs to answer 413.
- */
-export function processUploadRequest(req: IncomingMessage, res: ServerResponse, options: UploadOptions): Promise<GraphQLOperation | GraphQLOperation[]> {
-  const guarded = new Proxy(req, {
-    get(target, property) {
-      if (property === 'pipe') {
-        return <T extends NodeJS.WritableStream>(parser: T, pipeOptions?: { end?: boolean }) => {
-          parser.on('error', () => undefined);
-          parser.on('file', (_field: string, file: Readable) => file.once('limit', () => target.unpipe(parser)));
-          return target.pipe(parser, pipeOptions);
-        };
-      }
-      const value: unknown = Reflect.get(target, property, target);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-    },
-  });
-  return processRequest(guarded, res, options);
-}
-
-/**
- * What graphql-upload-minimal's failure to read a multipart request means to the client. Its
- * HttpErrors carry 413 (a field or the number of files over its limit), 499 (the client went away)
- * or 400, and 500 when it found neither `operations` nor `map`, which is just as much a malformed
- * request; busboy's own errors ("Unexpected end of form", "Malformed part header") come bare.
- */
-export function graphqlUploadError(error: unknown): AppError {
-  if (error instanceof AppError) return error;
-  const status = (error as { status?: number }).status;
-  const reason = (error as Error).message ?? String(error);
-  if (status === 413) return payloadTooLarge(`The multipart GraphQL request is over a limit: ${reason}`);
-  if (status === 499) return clientGone();
-  return badRequest(`The multipart GraphQL request cannot be read: ${reason}`, [
-    { field: 'body', message: 'expected a complete GraphQL multipart request: operations, map, then the files, ending with the closing boundary' },
-  ]);
-}
-
-/**
- * Hands `signal` to every file of a parsed multipart request, so the upload mutation can stop
- * when the client goes away. The Upload instances sit where the `map` field put them inside
- * `operations`; their promise resolves with the file object, and this callback, registered before
- * the resolver awaits the same promise, runs first (reactions run in registration order).
- */
-export function attachClientSignal(operations: unknown, signal: AbortSignal): void {
-  const pending: unknown[] = [operations];
-  while (pending.length) {
-    const value = pending.pop();
-    if (value instanceof Upload) {
-      value.promise.then(
-        (file) => {
-          (file as ReceivedFileUpload).signal = signal;
-        },
-        () => undefined,
-      );
-    } else if (value !== null && typeof value === 'object') {
-      // One at a time: spreading a list of 200,000 items overflows the stack.
-      for (const member of Object.values(value)) pending.push(member);
-    }
-  }
 }

@@ -1,9 +1,8 @@
-import type { FileUpload } from 'graphql-upload-minimal';
 import type { LimitsConfig } from '../config';
 import type { CountryCode } from 'libphonenumber-js/max';
-import { asAppError, badRequest, notFound, payloadTooLarge, truncateText, type AppError } from '../errors';
+import { badRequest, notFound, truncateText } from '../errors';
 import type { FlightModel } from '../flights/flight.model';
-import { readStreamWithLimit, uploadTooLarge } from '../shared/read-stream';
+import { uploadTooLarge, type ReceivedFile } from '../shared/received-file';
 import { isPhoneRegion, type DateOrder } from './passenger.normalize';
 import type { PassengerRecord } from './passenger.record';
 import { parsePassengerSheet, type PassengerSheetOptions } from './sheet/parse-passenger-sheet';
@@ -14,13 +13,12 @@ import { DEFAULT_HIDDEN_ROWS, type HiddenRowsPolicy } from './sheet/row-visibili
 import { passengerSheetAppError } from './sheet/sheet-app-error';
 
 /**
- * A file as the transports hand it over: graphql-upload-minimal's FileUpload, plus the signal that
- * fires when the client who sent it goes away (the REST facade and the GraphQL multipart
- * middleware both attach it).
+ * The file an upload reads: its bytes, name, declared type and its client's signal, as the
+ * transports receive it (src/http/multipart.ts), or the promise of it while it still arrives (a
+ * GraphQL operation starts before its file has been read). A file that could not be received
+ * rejects with the error to answer.
  */
-export interface ReceivedFileUpload extends FileUpload {
-  signal?: AbortSignal;
-}
+export type UploadedFile = ReceivedFile | Promise<ReceivedFile>;
 
 export interface PassengerUploadServiceDeps {
   flights: FlightModel;
@@ -82,7 +80,7 @@ export interface PassengerUploadPreview {
 export class PassengerUploadService {
   constructor(private readonly deps: PassengerUploadServiceDeps) {}
 
-  async preview(flightId: number, file: Promise<FileUpload>, options: PassengerUploadOptions = {}): Promise<{ records: PassengerRecord[]; warnings: string[] }> {
+  async preview(flightId: number, file: UploadedFile, options: PassengerUploadOptions = {}): Promise<{ records: PassengerRecord[]; warnings: string[] }> {
     const { records, warnings } = await this.read(flightId, file, options, false);
     return { records, warnings };
   }
@@ -92,7 +90,7 @@ export class PassengerUploadService {
    * fail), with the column mapping used, the headings not recognised and the options in force.
    * A file-level refusal (not a spreadsheet, too large, no header row) is still an error.
    */
-  async inspect(flightId: number, file: Promise<FileUpload>, options: PassengerUploadOptions = {}): Promise<PassengerUploadPreview> {
+  async inspect(flightId: number, file: UploadedFile, options: PassengerUploadOptions = {}): Promise<PassengerUploadPreview> {
     const { records, warnings, preview, options: used } = await this.read(flightId, file, options, true, {
       columns: columnChoices(options.columns),
       corrections: cellCorrections(options.corrections),
@@ -127,7 +125,7 @@ export class PassengerUploadService {
     };
   }
 
-  private async read(flightId: number, file: Promise<FileUpload>, options: PassengerUploadOptions, preview: boolean, choices: Pick<PassengerSheetOptions, 'columns' | 'corrections'> = {}) {
+  private async read(flightId: number, file: UploadedFile, options: PassengerUploadOptions, preview: boolean, choices: Pick<PassengerSheetOptions, 'columns' | 'corrections'> = {}) {
     const defaultPhoneRegion = this.phoneRegion(options.defaultPhoneRegion);
     const dateOrder = options.dateOrder ?? undefined;
     const hiddenRows = options.hiddenRows ?? undefined;
@@ -160,7 +158,7 @@ export class PassengerUploadService {
       return { ...result, options: used };
     } catch (error) {
       this.deps.onRead?.('refused', seconds());
-      if (signal?.aborted) throw signal.reason;
+      if (signal.aborted) throw signal.reason;
       throw passengerSheetAppError(error);
     }
   }
@@ -175,33 +173,17 @@ export class PassengerUploadService {
     ]);
   }
 
-  /** The file's bytes, however its transfer failed turned into the error model. */
-  private async receive(file: Promise<FileUpload>): Promise<{ bytes: Buffer; signal?: AbortSignal; fileName?: string }> {
-    const maxBytes = this.deps.limits.uploadMaxBytes;
-    try {
-      const upload = (await file) as ReceivedFileUpload;
-      upload.signal?.throwIfAborted();
-      const bytes = await readStreamWithLimit(upload.createReadStream(), maxBytes, () => uploadTooLarge(maxBytes));
-      return { bytes, signal: upload.signal, fileName: upload.filename || undefined };
-    } catch (error) {
-      throw this.transferError(error);
-    }
-  }
-
   /**
-   * graphql-upload-minimal rejects the file, or fails its stream, with an HttpError: 413 for a file
-   * past its size limit or a file too many, 499 when the client disconnected, 400 for a malformed
-   * request; busboy's own errors ("Unexpected end of form") come bare. All are the client's doing.
+   * The file, once it has arrived, while its client is still there to read the answer. Its
+   * transport kept it within the limit; checked again here, since the service cannot know who
+   * called it.
    */
-  private transferError(error: unknown): AppError {
-    const known = asAppError(error);
-    if (known) return known;
-    const status = (error as { status?: number }).status;
-    const reason = (error as Error).message ?? String(error);
-    if (status === 413) return /^File truncated/.test(reason) ? uploadTooLarge(this.deps.limits.uploadMaxBytes) : payloadTooLarge(`The multipart request is over a limit: ${reason}`);
-    return badRequest(`The file could not be received: ${reason}. Send the whole multipart body, ending with its closing boundary.`, [
-      { field: 'file', message: 'the multipart body ended, or broke, before the file was complete' },
-    ]);
+  private async receive(file: UploadedFile): Promise<{ bytes: Buffer; signal: AbortSignal; fileName?: string }> {
+    const { bytes, signal, filename } = await file;
+    signal.throwIfAborted();
+    const maxBytes = this.deps.limits.uploadMaxBytes;
+    if (bytes.length > maxBytes) throw uploadTooLarge(maxBytes);
+    return { bytes, signal, fileName: filename || undefined };
   }
 }
 

@@ -2,16 +2,17 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { Readable } from 'node:stream';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import express from 'express';
 import { print } from 'graphql';
-import { Upload, type FileUpload } from 'graphql-upload-minimal';
 import { mintToken } from '../../src/auth';
 import { loadConfig } from '../../src/config';
 import { CreateFlightDocument, UpsertAirportDocument, UpsertResourceDocument } from '../../src/graphql/generated/operations';
-import { PassengerUploadService, type ReceivedFileUpload } from '../../src/passengers/passenger-upload.service';
-import { attachClientSignal } from '../../src/passengers/passenger-upload.schema';
-import { clientGone, clientGoneSignal } from '../../src/shared/read-stream';
+import { graphqlMultipartRequests } from '../../src/graphql/multipart-request';
+import { IncomingFile } from '../../src/graphql-kit/upload';
+import { PassengerUploadService } from '../../src/passengers/passenger-upload.service';
+import { clientGoneSignal } from '../../src/shared/read-stream';
+import type { ReceivedFile } from '../../src/shared/received-file';
 import { testDatabaseUri, uniqueDatabaseName } from '../helpers/database';
 import { buildPassengerWorkbook, passenger } from '../helpers/passenger-workbook';
 import { TEST_SECRET, startTestApp } from '../helpers/test-app';
@@ -28,6 +29,7 @@ import {
   restForm,
   restUploadHeaders,
 } from '../helpers/upload-requests';
+import { waitFor } from './child-processes';
 
 /**
  * Issue 9, defect 1: hostile and broken uploads against the service run as its own process, so a
@@ -217,22 +219,34 @@ describe('an upload whose client went away', () => {
 
   it('is not parsed once the signal fired, and the GraphQL transport hands the signal to the file', async () => {
     const testApp = await startTestApp('upload_gone');
+    // The GraphQL multipart transport alone, before an operation that never answers: the client goes first.
+    const files: ReceivedFile[] = [];
+    const app = express();
+    app.post('/graphql', graphqlMultipartRequests(testApp.config), (req) => {
+      const incoming = (req.body as { variables: { file: unknown } }).variables.file;
+      if (incoming instanceof IncomingFile) incoming.file.then((file) => files.push(file), () => undefined);
+    });
+    const server = app.listen(0, '127.0.0.1');
     try {
+      await new Promise((resolve) => server.once('listening', resolve));
       await createReferenceData(testApp);
       const flightId = await createFlight(testApp, { resourceId: 1, from: 'LIRF', to: 'LGAV', departureAt: '2026-12-10T09:00:00Z', arrivalAt: '2026-12-10T11:30:00Z' });
-      const controller = new AbortController();
-      const upload = new Upload();
-      attachClientSignal({ query: 'mutation', variables: { list: [{ file: upload }] } }, controller.signal);
       // Not an .xlsx: parsed, it would be refused with 415.
-      (upload as unknown as { resolve(file: FileUpload): void }).resolve({
-        filename: 'a.xlsx', fieldName: '0', mimetype: 'application/octet-stream', encoding: '7bit',
-        createReadStream: () => Readable.from([Buffer.from('not a workbook')]) as unknown as ReturnType<FileUpload['createReadStream']>,
-      });
-      controller.abort(clientGone());
+      const body = graphqlForm(flightId, Buffer.from('not a workbook'));
+      const request = http.request({ host: '127.0.0.1', port: (server.address() as AddressInfo).port, path: '/graphql', method: 'POST', agent: false, headers: { ...graphqlUploadHeaders('unused'), 'Content-Length': body.length } });
+      request.on('error', () => undefined);
+      request.end(body);
+      await waitFor(() => files.length === 1, 60_000);
+      const [file] = files;
+      expect(file.signal.aborted).toBe(false);
+      request.destroy();
+      await waitFor(() => file.signal.aborted, 60_000);
       const service = new PassengerUploadService({ flights: testApp.database.models.flights, limits: testApp.config.limits });
-      await expect(service.preview(flightId, upload.promise)).rejects.toMatchObject({ code: 'BAD_REQUEST', message: 'The client closed the connection before the answer was sent' });
-      expect(((await upload.promise) as ReceivedFileUpload).signal).toBe(controller.signal);
+      await expect(service.preview(flightId, file)).rejects.toMatchObject({ code: 'BAD_REQUEST', message: 'The client closed the connection before the answer was sent' });
+      expect({ bytes: file.bytes.toString(), filename: file.filename }).toEqual({ bytes: 'not a workbook', filename: 'list.xlsx' });
     } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
       await testApp.close();
     }
   });

@@ -1,5 +1,8 @@
 import type { Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { print } from 'graphql';
+import { UploadPassengerListDocument } from '../../src/graphql/generated/operations';
+import { MULTIPART_OVERHEAD_BYTES } from '../../src/http/multipart';
 import { buildPassengerWorkbook, passenger } from '../helpers/passenger-workbook';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { createFlight, createReferenceData } from '../helpers/timeline-fixtures';
@@ -14,10 +17,21 @@ import {
   restUploadHeaders,
   streamUntilAnswered,
   workbookOfSize,
+  UPLOAD_BOUNDARY,
   type RawResponse,
   type Target,
 } from '../helpers/upload-requests';
 import { TRANSPORT_LINGER_MAX_BYTES, startUploadTransportApp, type UploadTransportApp } from '../helpers/upload-transport-app';
+
+const textPart = (name: string, value: string) => `--${UPLOAD_BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+const filePartHead = (name: string) => `--${UPLOAD_BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"; filename="list.xlsx"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+
+/** A GraphQL multipart request with the map given and its one file in the part named `fileField`, left open when `file` is undefined. */
+function mappedForm(flightId: number, map: unknown, fileField: string, file?: Buffer): Buffer {
+  const operations = JSON.stringify({ query: print(UploadPassengerListDocument), variables: { flightId, file: null } });
+  const head = textPart('operations', operations) + textPart('map', JSON.stringify(map)) + filePartHead(fileField);
+  return file ? Buffer.concat([Buffer.from(head), file, Buffer.from(`\r\n--${UPLOAD_BOUNDARY}--\r\n`)]) : Buffer.from(head);
+}
 
 /** uploadPassengerList through the GraphQL multipart request spec: truncated, over-size and abandoned bodies. */
 describe('uploadPassengerList over GraphQL multipart: the transport', () => {
@@ -116,6 +130,38 @@ describe('uploadPassengerList over GraphQL multipart: the transport', () => {
     const body = graphqlForm(flightId, Buffer.alloc(LIMIT, 7));
     const head = graphqlFormHead(flightId);
     expectRefused(await answerWithoutBody(graphql(reader), body.length, head), 403, 'FORBIDDEN');
+  });
+
+  it('refuses a map path that walks into a prototype with 400, and sets nothing there', async () => {
+    const error = expectRefused(await postRaw(graphql(), mappedForm(flightId, { 0: ['__proto__.polluted'] }, '0', Buffer.from('abc'))), 400, 'BAD_REQUEST');
+    expect(error.message).toBe('The multipart GraphQL request cannot be read: the map path "__proto__.polluted" names no place in the operations (https://github.com/jaydenseric/graphql-multipart-request-spec)');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('answers 400 naming the file part the map names when the body does not carry it', async () => {
+    const error = expectRefused(await postRaw(graphql(), mappedForm(flightId, { 0: ['variables.file'] }, '1', await buildPassengerWorkbook([passenger()]))), 400, 'BAD_REQUEST');
+    expect(error.message).toBe("The file could not be received: the body has no file part '0', which the map field names. Send the whole multipart body, ending with its closing boundary.");
+  });
+
+  it('refuses a chunked body past its allowance even when the file being sent is one the map does not name', async () => {
+    // The file limit, the operations and map fields at their limit, and the multipart framing.
+    const allowance = LIMIT + 2 * testApp.config.limits.jsonMaxBytes + MULTIPART_OVERHEAD_BYTES;
+    // A little more than that, then the end of the body (within what lingering reads on after an answer).
+    const answer = await streamUntilAnswered(graphql(), mappedForm(flightId, { 0: ['variables.file'] }, 'unmapped'), Buffer.alloc(16 * 1024, 1), allowance + 256 * 1024);
+    const error = expectRefused(answer, 413, 'PAYLOAD_TOO_LARGE');
+    expect(error.message).toBe('The spreadsheet is larger than the limit of 200000 bytes');
+  });
+
+  it('reads the REST paxlist part after file parts of other names', async () => {
+    const other = `--${UPLOAD_BOUNDARY}\r\nContent-Disposition: form-data; name="attachment"; filename="notes.txt"\r\nContent-Type: text/plain\r\n\r\nnot the list\r\n`;
+    const answer = await postRaw(rest(), Buffer.concat([Buffer.from(other), restForm(await buildPassengerWorkbook([passenger()]))]));
+    expect({ status: answer.status, records: Array.isArray(answer.body) ? answer.body.length : answer.text }).toEqual({ status: 200, records: 1 });
+  });
+
+  it('refuses a REST form with more file parts than the reader skips with 413', async () => {
+    const other = (index: number) => `--${UPLOAD_BOUNDARY}\r\nContent-Disposition: form-data; name="other${index}"; filename="${index}.txt"\r\nContent-Type: text/plain\r\n\r\nx\r\n`;
+    const answer = await postRaw(rest(), Buffer.concat([Buffer.from([0, 1, 2, 3, 4, 5].map(other).join('')), restForm(Buffer.from('abc'))]));
+    expect({ status: answer.status, message: answer.body?.error?.message }).toEqual({ status: 413, message: 'A multipart body may carry at most 5 files' });
   });
 
   it('keeps serving when clients drop the connection halfway through uploads', async () => {
