@@ -126,7 +126,7 @@ export async function readWorksheet(entry: ZipEntry, bytes: Buffer, context: Wor
  * The reading state of one worksheet, fed by the XML reader's events. `open` and `close` only
  * dispatch: the cell being read, the row around it, and the parts outside the rows (column
  * widths, merged blocks, the autofilter) each have their own methods. The state lives in fields
- * rather than in objects per row or cell, so a cell costs no allocation beyond its own content.
+ * rather than in objects per row or cell, so a cell costs no allocation beyond its entry in the row.
  */
 class WorksheetReader implements XmlPartHandler {
   private readonly sharedStrings: readonly string[];
