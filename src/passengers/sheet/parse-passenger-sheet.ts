@@ -10,9 +10,9 @@ import { columnLetters, fillMergedBlocks, type KeptRow, type MergedRange } from 
 import { PassengerListBuilder } from './passenger-list-builder';
 import { ReadBudget } from './read-budget';
 import { openSpreadsheet } from './open-spreadsheet';
-import { sheetError, type SheetProblem } from './sheet-error';
+import { sheetError, type PassengerSheetError, type SheetProblem } from './sheet-error';
 import { addListRows, DEFAULT_HIDDEN_ROWS, RowVisibility, type HiddenRowsPolicy } from './row-visibility';
-import type { OfferedSheet } from './spreadsheet-source';
+import type { OfferedSheet, SpreadsheetSource } from './spreadsheet-source';
 import type { SheetAutoFilter, SheetCell, SheetRowInfo, SheetRowSink } from './worksheet-reader';
 
 export type PassengerSheetLimits = Pick<
@@ -265,6 +265,24 @@ function incompleteReason(header: HeaderRow): string {
 
 const NO_HEADER = `no row among its first ${HEADER_SEARCH_ROWS} names two passenger columns`;
 
+/** The list's sheet, scanned to its end. */
+interface FoundSheet {
+  sheet: OfferedSheet;
+  scan: ListSheetScan;
+  header: HeaderRow;
+}
+
+/** What the search through the workbook's sheets found: the list's sheet, or why each sheet is not it. */
+interface SheetSearch {
+  found?: FoundSheet;
+  /** The sheets passed over before the list's (all of them when none is), each with the reason. */
+  skipped: { sheet: OfferedSheet; reason: string }[];
+  /** The sheet whose incomplete header names the most passenger columns. */
+  bestIncomplete?: { sheet: OfferedSheet; header: HeaderRow };
+  /** How many sheets the workbook offered. */
+  offered: number;
+}
+
 /**
  * Parses a passenger list (.xlsx, .ods or CSV, told from the bytes) into Passenger records. The list is the first visible worksheet
  * with a complete header row (a row naming the required passenger columns among its first 30
@@ -280,6 +298,28 @@ export async function parsePassengerSheet(
   options: PassengerSheetOptions,
 ): Promise<PassengerSheetResult> {
   const { limits, signal } = options;
+  const bytes = await uploadedBytes(input, options);
+  const budget = new ReadBudget({
+    maxCells: limits.uploadMaxCells ?? DEFAULT_MAX_CELLS,
+    maxParseMs: limits.uploadMaxParseMs ?? DEFAULT_MAX_PARSE_MS,
+    signal,
+  });
+  budget.checkpoint();
+  const workbook = await openSpreadsheet(bytes, { limits, budget, fileName: options.fileName });
+  // Today is taken once, before the sheets are read, for the birth-date rules and the ages alike.
+  const today = options.today ?? new Date();
+  const search = await searchSheets(workbook, options);
+  if (search.found) return readList(search.found, search.skipped, workbook, budget, today, options);
+  // A preview reads the best sheet anyway: the client can map the missing columns.
+  if (options.preview && search.bestIncomplete && options.acceptIncompleteSheet === undefined) {
+    return parsePassengerSheet(bytes, { ...options, acceptIncompleteSheet: search.bestIncomplete.sheet.name });
+  }
+  throw noListRefusal(search);
+}
+
+/** The upload's bytes, once the flight id is known good and the signal has not fired; within the size limit. */
+async function uploadedBytes(input: Buffer | Readable, options: PassengerSheetOptions): Promise<Buffer> {
+  const { limits, signal } = options;
   if (!Number.isSafeInteger(options.flightId) || options.flightId < 1) {
     throw sheetError.badRequest('The flight id must be a positive whole number');
   }
@@ -288,109 +328,127 @@ export async function parsePassengerSheet(
   if (bytes.length > limits.uploadMaxBytes) {
     throw sheetError.tooLarge(`The file is ${bytes.length} bytes, over the limit of ${limits.uploadMaxBytes} bytes`);
   }
-  const budget = new ReadBudget({
-    maxCells: limits.uploadMaxCells ?? DEFAULT_MAX_CELLS,
-    maxParseMs: limits.uploadMaxParseMs ?? DEFAULT_MAX_PARSE_MS,
-    signal,
-  });
-  budget.checkpoint();
-  const workbook = await openSpreadsheet(bytes, { limits, budget, fileName: options.fileName });
-  const today = options.today ?? new Date();
-  const normalize = { today: isoDay(today), defaultPhoneRegion: options.defaultPhoneRegion, date1904: workbook.date1904 };
+  return bytes;
+}
 
-  const skipped: { sheet: OfferedSheet; reason: string }[] = [];
-  let bestIncomplete: { sheet: OfferedSheet; header: HeaderRow } | undefined;
+/**
+ * Offers the workbook's sheets in order to a ListSheetScan each, until one holds the list. A sheet
+ * is judged once it has been read to its end (or to where its scan stopped), that is when the
+ * next sheet is offered or the workbook has no more.
+ */
+async function searchSheets(workbook: SpreadsheetSource, options: PassengerSheetOptions): Promise<SheetSearch> {
+  const { limits } = options;
+  const search: SheetSearch = { skipped: [], offered: 0 };
   let scanned: { sheet: OfferedSheet; scan: ListSheetScan } | undefined;
-  let found: { sheet: OfferedSheet; scan: ListSheetScan; header: HeaderRow } | undefined;
-  // Called once the sheet last scanned has been read: the list, or a sheet skipped and why.
   const judgeScanned = () => {
     if (!scanned) return;
     const { sheet, scan } = scanned;
     scanned = undefined;
-    if (scan.header) found = { sheet, scan, header: scan.header };
-    else if (scan.incomplete) {
-      skipped.push({ sheet, reason: incompleteReason(scan.incomplete) });
-      if (!bestIncomplete || scan.incomplete.columns.length > bestIncomplete.header.columns.length) {
-        bestIncomplete = { sheet, header: scan.incomplete };
-      }
-    } else skipped.push({ sheet, reason: NO_HEADER });
+    judgeSheet(search, sheet, scan);
   };
-  let offered = 0;
   await workbook.readSheets((sheet) => {
     judgeScanned();
-    if (found) return 'stop';
-    offered += 1;
+    if (search.found) return 'stop';
+    search.offered += 1;
     if (sheet.skipped !== undefined) {
-      skipped.push({ sheet, reason: sheet.skipped });
+      search.skipped.push({ sheet, reason: sheet.skipped });
       return 'skip';
     }
     scanned = { sheet, scan: new ListSheetScan(sheet.name, limits.uploadMaxColumns, limits.uploadMaxRows, options.columns, options.corrections, sheet.name === options.acceptIncompleteSheet) };
     return scanned.scan;
   });
   judgeScanned();
+  return search;
+}
 
-  if (found) {
-    const { sheet, scan, header } = found;
-    const tables = (await sheet.tables?.()) ?? [];
-    budget.countCell(scan.settle());
-    const list = new PassengerListBuilder(header, {
-      flightId: options.flightId,
-      maxRows: limits.uploadMaxRows,
-      maxProblems: options.maxProblems ?? DEFAULT_MAX_PROBLEMS,
-      normalize,
-      dateOrder: options.dateOrder,
-      ageDay: isoDay(options.departure ?? today),
-      ageDayIsDeparture: options.departure !== undefined,
-      preview: options.preview,
-    });
-    list.readDateOrders(scan.rows);
-    const rowNotes = addListRows(scan.rows, list, {
-      header,
-      visibility: new RowVisibility(header, scan.autoFilterOfSheet, tables),
-      hiddenRows: options.hiddenRows ?? DEFAULT_HIDDEN_ROWS,
-      isHiddenColumn: scan.isHiddenColumn,
-      budget,
-    });
-    const notes = skipped.map(({ sheet: other, reason }) => `Sheet ${quoted(other.name)} was skipped: ${reason}`);
-    for (const [sheetRow, cells] of options.corrections ?? []) {
-      for (const column of cells.keys()) {
-        if (!scan.corrected.has(`${sheetRow}:${column}`)) {
-          notes.push(`The correction of cell ${columnLetters(column)}${sheetRow} was not used: ${sheetRow <= header.sheetRow ? `the passenger rows start below the header (row ${header.sheetRow})` : `column ${columnLetters(column)} is not read as a passenger field`}`);
-        }
+/** A sheet read: the list, or a sheet skipped and why. */
+function judgeSheet(search: SheetSearch, sheet: OfferedSheet, scan: ListSheetScan): void {
+  if (scan.header) search.found = { sheet, scan, header: scan.header };
+  else if (scan.incomplete) {
+    search.skipped.push({ sheet, reason: incompleteReason(scan.incomplete) });
+    if (!search.bestIncomplete || scan.incomplete.columns.length > search.bestIncomplete.header.columns.length) {
+      search.bestIncomplete = { sheet, header: scan.incomplete };
+    }
+  } else search.skipped.push({ sheet, reason: NO_HEADER });
+}
+
+/** The list's sheet read into records (or a preview), with the warnings of the whole workbook. */
+async function readList(
+  found: FoundSheet,
+  skipped: SheetSearch['skipped'],
+  workbook: SpreadsheetSource,
+  budget: ReadBudget,
+  today: Date,
+  options: PassengerSheetOptions,
+): Promise<PassengerSheetResult> {
+  const { sheet, scan, header } = found;
+  const { limits } = options;
+  const tables = (await sheet.tables?.()) ?? [];
+  budget.countCell(scan.settle());
+  const list = new PassengerListBuilder(header, {
+    flightId: options.flightId,
+    maxRows: limits.uploadMaxRows,
+    maxProblems: options.maxProblems ?? DEFAULT_MAX_PROBLEMS,
+    normalize: { today: isoDay(today), defaultPhoneRegion: options.defaultPhoneRegion, date1904: workbook.date1904 },
+    dateOrder: options.dateOrder,
+    ageDay: isoDay(options.departure ?? today),
+    ageDayIsDeparture: options.departure !== undefined,
+    preview: options.preview,
+  });
+  list.readDateOrders(scan.rows);
+  const rowNotes = addListRows(scan.rows, list, {
+    header,
+    visibility: new RowVisibility(header, scan.autoFilterOfSheet, tables),
+    hiddenRows: options.hiddenRows ?? DEFAULT_HIDDEN_ROWS,
+    isHiddenColumn: scan.isHiddenColumn,
+    budget,
+  });
+  const notes = skipped.map(({ sheet: other, reason }) => `Sheet ${quoted(other.name)} was skipped: ${reason}`);
+  notes.push(...unusedCorrections(options.corrections, scan, header));
+  if (options.preview) {
+    const { records, warnings, problems, problemCount } = list.finishPreview(sheet.name);
+    const missing = missingColumnProblems(header.headingOf, header.sheetRow).map((problem) => ({ ...problem, passenger_field: problem.field }));
+    return {
+      records,
+      warnings: [...workbook.warnings, ...notes, ...rowNotes, ...warnings],
+      sheetName: sheet.name,
+      preview: { problems: [...missing, ...problems], problemCount: missing.length + problemCount, header },
+    };
+  }
+  const { records, warnings } = list.finish(sheet.name);
+  return { records, warnings: [...workbook.warnings, ...notes, ...rowNotes, ...warnings], sheetName: sheet.name };
+}
+
+/** A warning for each correction that fell on no passenger cell, in the order the client gave them. */
+function unusedCorrections(corrections: PassengerSheetOptions['corrections'], scan: ListSheetScan, header: HeaderRow): string[] {
+  const notes: string[] = [];
+  for (const [sheetRow, cells] of corrections ?? []) {
+    for (const column of cells.keys()) {
+      if (!scan.corrected.has(`${sheetRow}:${column}`)) {
+        notes.push(`The correction of cell ${columnLetters(column)}${sheetRow} was not used: ${sheetRow <= header.sheetRow ? `the passenger rows start below the header (row ${header.sheetRow})` : `column ${columnLetters(column)} is not read as a passenger field`}`);
       }
     }
-    if (options.preview) {
-      const { records, warnings, problems, problemCount } = list.finishPreview(sheet.name);
-      const missing = missingColumnProblems(header.headingOf, header.sheetRow).map((problem) => ({ ...problem, passenger_field: problem.field }));
-      return {
-        records,
-        warnings: [...workbook.warnings, ...notes, ...rowNotes, ...warnings],
-        sheetName: sheet.name,
-        preview: { problems: [...missing, ...problems], problemCount: missing.length + problemCount, header },
-      };
-    }
-    const { records, warnings } = list.finish(sheet.name);
-    return { records, warnings: [...workbook.warnings, ...notes, ...rowNotes, ...warnings], sheetName: sheet.name };
   }
+  return notes;
+}
 
-  // A preview reads the best sheet anyway: the client can map the missing columns.
-  if (options.preview && bestIncomplete && options.acceptIncompleteSheet === undefined) {
-    return parsePassengerSheet(bytes, { ...options, acceptIncompleteSheet: bestIncomplete.sheet.name });
-  }
-  const lookedAt = offered
+/** The refusal when no sheet holds the list: the best incomplete header's problems, else no header at all. */
+function noListRefusal(search: SheetSearch): PassengerSheetError {
+  const { skipped } = search;
+  const lookedAt = search.offered
     ? ` Sheets looked at: ${skipped
         .slice(0, 20)
         .map(({ sheet, reason }) => `${quoted(sheet.name)} (${reason})`)
         .join('; ')}${skipped.length > 20 ? `; and ${skipped.length - 20} more` : ''}.`
     : ' The workbook has no sheets.';
-  if (bestIncomplete) {
-    const { sheet, header } = bestIncomplete;
-    throw sheetError.unprocessable(
+  if (search.bestIncomplete) {
+    const { sheet, header } = search.bestIncomplete;
+    return sheetError.unprocessable(
       `The header row (sheet ${quoted(sheet.name)}, row ${header.sheetRow}) is incomplete: ${header.problems.map((p) => p.message).join('; ')}.${lookedAt}`,
       header.problems,
     );
   }
-  throw sheetError.unprocessable(
+  return sheetError.unprocessable(
     `No header row found: no visible sheet has a row naming the passenger columns (such as Surname, Name, Date of birth) in its first ${HEADER_SEARCH_ROWS} rows.${lookedAt}`,
     missingColumnProblems(new Map()),
   );

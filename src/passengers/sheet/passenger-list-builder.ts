@@ -165,6 +165,40 @@ export class PassengerListBuilder {
   addRow(sheetRow: number, values: readonly CellContent[]): boolean {
     // Without it every text date would be read day first, whatever its column says.
     if (!this.dateOrdersRead) throw new Error('PassengerListBuilder: readDateOrders(rows) must come before addRow');
+    const cells = this.readCells(values);
+    if (cells === 'blank') return false;
+    const rowNumber = this.rowCount + 1;
+    if (rowNumber > this.options.maxRows) {
+      throw sheetError.tooLarge(
+        `The list has more than ${this.options.maxRows} passenger rows (the limit); split it into smaller lists`,
+      );
+    }
+    const raw = this.raw;
+    if (cells === 'unreadable') this.reportUnreadableCells(raw, rowNumber, sheetRow);
+    const parent = this.parentOf(raw.row_number_parent_id, rowNumber, sheetRow);
+    this.rowCount = rowNumber;
+    if (parent !== null) this.parents.set(rowNumber, { parent, sheetRow });
+    const record = this.normalizeRow(rowNumber, parent, sheetRow);
+    const problems = this.rowProblems;
+    const label = truncated(`${textOf(raw.surname)} ${textOf(raw.name)}`.trim().replace(/\s+/g, ' '), 40);
+    this.warnOfNotes(rowNumber, label);
+    this.reportFieldProblems(record, rowNumber, sheetRow);
+    this.people.push({
+      sheetRow,
+      born: !hasProblemIn(problems, 'date_born') && record.date_born ? record.date_born : undefined,
+      carrying: !hasProblemIn(problems, 'is_carring_infant') ? record.is_carring_infant : undefined,
+      label,
+    });
+    if (this.records && problems.length === 0) this.records.push(record);
+    if (this.options.preview && problems.length === 0) this.cleanRecords.push(record);
+    return true;
+  }
+
+  /**
+   * Puts the row's cells into `raw` by field, and tells whether the row is blank, or holds a cell
+   * that cannot be read as a value (an error, a formula never calculated, a text longer than any field).
+   */
+  private readCells(values: readonly CellContent[]): 'blank' | 'readable' | 'unreadable' {
     const raw = this.raw;
     let hasValue = false;
     let hasUnreadable = false;
@@ -177,17 +211,15 @@ export class PassengerListBuilder {
       }
       raw[this.columns[i].field] = content;
     }
-    if (!hasValue) return false;
-    const rowNumber = this.rowCount + 1;
-    if (rowNumber > this.options.maxRows) {
-      throw sheetError.tooLarge(
-        `The list has more than ${this.options.maxRows} passenger rows (the limit); split it into smaller lists`,
-      );
-    }
-    if (hasUnreadable) this.reportUnreadableCells(raw, rowNumber, sheetRow);
-    const parent = this.parentOf(raw.row_number_parent_id, rowNumber, sheetRow);
-    this.rowCount = rowNumber;
-    if (parent !== null) this.parents.set(rowNumber, { parent, sheetRow });
+    if (!hasValue) return 'blank';
+    return hasUnreadable ? 'unreadable' : 'readable';
+  }
+
+  /**
+   * The row's record, its fields read by the passenger rules from `raw`; the field problems and
+   * notes are left in `rowProblems` and `rowNotes`, a date that contradicts its column among them.
+   */
+  private normalizeRow(rowNumber: number, parent: number | null, sheetRow: number): PassengerRecord {
     const record: PassengerRecord = {
       id: null,
       idvolo: this.options.flightId,
@@ -212,18 +244,23 @@ export class PassengerListBuilder {
     const notes = this.rowNotes;
     problems.length = 0;
     notes.length = 0;
-    normalizePassengerInto(raw, record as unknown as Record<string, unknown>, this.normalizeOptions, problems, notes);
+    normalizePassengerInto(this.raw, record as unknown as Record<string, unknown>, this.normalizeOptions, problems, notes);
     if (this.dateConflicts.size) this.replaceDateConflicts(problems, sheetRow);
-    const label = truncated(`${textOf(raw.surname)} ${textOf(raw.name)}`.trim().replace(/\s+/g, ' '), 40);
-    for (const note of notes) {
+    return record;
+  }
+
+  /** The row's notes (values read with an assumption) as warnings naming the passenger. */
+  private warnOfNotes(rowNumber: number, label: string): void {
+    for (const note of this.rowNotes) {
       const who = label ? `Passenger row ${rowNumber} (${label})` : `Passenger row ${rowNumber}`;
       this.warnings.push(`${who}, column "${this.headingOf(note.field)}": ${note.message}`);
     }
-    let bornOk = true;
-    let carryingOk = true;
-    for (const problem of problems) {
-      if (problem.field === 'date_born') bornOk = false;
-      if (problem.field === 'is_carring_infant') carryingOk = false;
+  }
+
+  /** The row's field problems, each naming its column; in a preview with a suggestion where the rules know one. */
+  private reportFieldProblems(record: PassengerRecord, rowNumber: number, sheetRow: number): void {
+    const raw = this.raw;
+    for (const problem of this.rowProblems) {
       if (isUnreadable(raw[problem.field])) continue; // already reported
       const column = this.headingOf(problem.field);
       const suggestion = this.options.preview ? this.suggestionFor(problem.field, raw[problem.field], record) : undefined;
@@ -238,15 +275,6 @@ export class PassengerListBuilder {
         ...(suggestion !== undefined ? { suggestion } : {}),
       });
     }
-    this.people.push({
-      sheetRow,
-      born: bornOk && record.date_born ? record.date_born : undefined,
-      carrying: carryingOk ? record.is_carring_infant : undefined,
-      label,
-    });
-    if (this.records && problems.length === 0) this.records.push(record);
-    if (this.options.preview && problems.length === 0) this.cleanRecords.push(record);
-    return true;
   }
 
   /**
@@ -440,6 +468,12 @@ export class PassengerListBuilder {
     }
     return { records: this.records, warnings: this.cappedWarnings() };
   }
+}
+
+/** Whether the rules found a problem in `field` (then its value is not trusted for the parent checks). */
+function hasProblemIn(problems: readonly FieldProblem[], field: string): boolean {
+  for (const problem of problems) if (problem.field === field) return true;
+  return false;
 }
 
 function isUnreadable(content: CellContent | undefined): boolean {

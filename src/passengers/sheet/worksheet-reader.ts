@@ -119,42 +119,158 @@ function uncalculated(formula: string): UnreadableCell {
  * then the merged blocks. Empty cells (styled, no value) cost a count and nothing more.
  */
 export async function readWorksheet(entry: ZipEntry, bytes: Buffer, context: WorksheetContext, sink: SheetRowSink): Promise<void> {
-  const { sharedStrings, budget } = context;
-  const cells: SheetCell[] = [];
-  let inSheetData = false;
-  let inRow = false;
-  let rowHidden = false;
-  let inAutoFilter = false;
-  let inFilterColumn = false;
-  let autoFilter: SheetAutoFilter | undefined;
-  let rowNumber = 0;
-  let nextColumn = 1;
-  let cellsInRow = 0;
-  // The cell being read.
-  let inCell = false;
-  let column = 0;
-  let type = 'n';
-  let hasFormula = false;
-  let hasValue = false;
-  let hasInline = false;
-  let capture: 'v' | 'f' | 't' | undefined;
-  let phoneticDepth = 0;
-  const where = () => `Sheet row ${rowNumber}, column ${column}`;
-  const value = new TextCollector(where);
-  const inline = new TextCollector(where);
-  let formula = '';
+  await readXmlPart(bytes, entry, new WorksheetReader(context, sink), context.budget);
+}
 
-  function cellContent(): CellContent {
-    if (type === 'inlineStr' && hasInline) return inline.text;
-    if (!hasValue) return hasFormula ? uncalculated(formula) : null;
-    const text = value.text;
-    switch (type) {
-      case 's': {
-        const index = Number(text);
-        const shared = Number.isInteger(index) ? sharedStrings[index] : undefined;
-        if (shared !== undefined) return shared;
-        return new UnreadableCell(`the cell refers to shared text ${truncated(text)}, which the workbook does not hold (the file is damaged)`, null);
-      }
+/**
+ * The reading state of one worksheet, fed by the XML reader's events. `open` and `close` only
+ * dispatch: the cell being read, the row around it, and the parts outside the rows (column
+ * widths, merged blocks, the autofilter) each have their own methods. The state lives in fields
+ * rather than in objects per row or cell, so a cell costs no allocation beyond its entry in the row.
+ */
+class WorksheetReader implements XmlPartHandler {
+  private readonly sharedStrings: readonly string[];
+  private readonly budget: ReadBudget;
+  /** The current row's non-empty cells, handed to the sink and reused for the next row. */
+  private readonly cells: SheetCell[] = [];
+  private inSheetData = false;
+  private inRow = false;
+  private rowHidden = false;
+  private inAutoFilter = false;
+  private inFilterColumn = false;
+  private autoFilter: SheetAutoFilter | undefined;
+  private rowNumber = 0;
+  private nextColumn = 1;
+  private cellsInRow = 0;
+  // The cell being read.
+  private inCell = false;
+  private column = 0;
+  private type = 'n';
+  private hasFormula = false;
+  private hasValue = false;
+  private hasInline = false;
+  private capture: 'v' | 'f' | 't' | undefined;
+  private phoneticDepth = 0;
+  private readonly value: TextCollector;
+  private readonly inline: TextCollector;
+  private formula = '';
+
+  constructor(
+    context: WorksheetContext,
+    private readonly sink: SheetRowSink,
+  ) {
+    this.sharedStrings = context.sharedStrings;
+    this.budget = context.budget;
+    const where = () => `Sheet row ${this.rowNumber}, column ${this.column}`;
+    this.value = new TextCollector(where);
+    this.inline = new TextCollector(where);
+  }
+
+  get done(): boolean {
+    return this.sink.done;
+  }
+
+  open(name: string, attributes: Record<string, string>): void {
+    if (this.inCell) this.openInCell(name);
+    else if (name === 'c' && this.inRow) this.openCell(attributes.r, attributes.t);
+    else if (name === 'row' && this.inSheetData) this.openRow(attributes.r, attributes.hidden);
+    else if (name === 'sheetData') this.inSheetData = true;
+    else if (name === 'mergeCell' && attributes.ref) this.mergeCell(attributes.ref);
+    else if (name === 'col' && !this.inSheetData) this.columnWidths(attributes);
+    else if (name === 'autoFilter' && !this.inSheetData && attributes.ref) this.openAutoFilter(attributes.ref);
+    else if (this.inAutoFilter && this.autoFilter && name === 'filterColumn') this.inFilterColumn = true;
+    else if (this.inFilterColumn && this.autoFilter) {
+      // A criterion (filters, customFilters, top10, dynamicFilter, colorFilter, iconFilter) on a column.
+      this.autoFilter.filtering = true;
+    }
+  }
+
+  close(name: string): void {
+    if (this.inCell) this.closeInCell(name);
+    else if (name === 'row' && this.inRow) {
+      this.inRow = false;
+      this.sink.row(this.rowNumber, this.cells, { hidden: this.rowHidden });
+    } else if (name === 'sheetData') this.inSheetData = false;
+    else if (name === 'filterColumn') this.inFilterColumn = false;
+    else if (name === 'autoFilter' && this.inAutoFilter) {
+      this.inAutoFilter = false;
+      if (this.autoFilter) this.sink.autoFilter?.(this.autoFilter);
+    }
+  }
+
+  text(text: string): void {
+    if (this.capture === 'v') this.value.add(text);
+    else if (this.capture === 't') this.inline.add(text);
+    else if (this.capture === 'f' && this.formula.length < 200) this.formula += unescapeSpreadsheetText(text);
+  }
+
+  private openRow(r: string | undefined, hidden: string | undefined): void {
+    this.budget.countCell();
+    const given = r === undefined ? undefined : Number(r);
+    if (given !== undefined && !(Number.isInteger(given) && given >= 1 && given <= MAX_SHEET_ROWS)) {
+      throw damagedFile(`a row number (${truncated(r ?? '')}) is not one of 1 to ${MAX_SHEET_ROWS}`);
+    }
+    this.rowNumber = given ?? this.rowNumber + 1;
+    this.inRow = true;
+    this.rowHidden = isTrue(hidden);
+    this.nextColumn = 1;
+    this.cellsInRow = 0;
+    this.cells.length = 0;
+  }
+
+  private openCell(r: string | undefined, t: string | undefined): void {
+    this.budget.countCell();
+    this.cellsInRow += 1;
+    if (this.cellsInRow > MAX_SHEET_COLUMNS) {
+      throw sheetError.unprocessable(`Sheet row ${this.rowNumber} has more than ${MAX_SHEET_COLUMNS} cells, more than a sheet has columns`);
+    }
+    const reference = r === undefined ? undefined : parseCellReference(r);
+    const column = reference?.column ?? this.nextColumn;
+    this.column = column;
+    if (column > MAX_SHEET_COLUMNS) throw damagedFile(`a cell reference (${truncated(r ?? '')}) lies beyond column XFD`);
+    this.nextColumn = column + 1;
+    this.inCell = true;
+    this.type = t ?? 'n';
+    this.hasFormula = this.hasValue = this.hasInline = false;
+    this.phoneticDepth = 0;
+    this.value.reset();
+    this.inline.reset();
+    this.formula = '';
+  }
+
+  /** An element inside a cell: its value, formula, inline text, or a phonetic run (left out). */
+  private openInCell(name: string): void {
+    if (name === 'v') {
+      this.hasValue = true;
+      this.capture = 'v';
+    } else if (name === 'f') {
+      this.hasFormula = true;
+      this.capture = 'f';
+    } else if (name === 'is') this.hasInline = true;
+    else if (name === 'rPh') this.phoneticDepth += 1;
+    else if (name === 't' && this.hasInline && this.phoneticDepth === 0) this.capture = 't';
+  }
+
+  private closeInCell(name: string): void {
+    if (name === 'c') {
+      this.inCell = false;
+      this.capture = undefined;
+      const content = this.cellContent();
+      if (content === null) return;
+      const column = this.column;
+      this.cells.push(this.hasFormula && SUBTOTAL_FORMULA.test(this.formula) ? { column, content, subtotal: true } : { column, content });
+    } else if (name === 'rPh') this.phoneticDepth -= 1;
+    else if (name === 'v' || name === 'f' || name === 't') this.capture = undefined;
+  }
+
+  /** What the cell just read holds, by its type; null when it holds nothing. */
+  private cellContent(): CellContent {
+    if (this.type === 'inlineStr' && this.hasInline) return this.inline.text;
+    if (!this.hasValue) return this.hasFormula ? uncalculated(this.formula) : null;
+    const text = this.value.text;
+    switch (this.type) {
+      case 's':
+        return this.sharedString(text);
       case 'str':
       case 'inlineStr':
         return text;
@@ -165,110 +281,40 @@ export async function readWorksheet(entry: ZipEntry, bytes: Buffer, context: Wor
       case 'd':
         return isoDateCell(text);
       default: {
-        if (text.trim() === '') return hasFormula ? uncalculated(formula) : null;
+        if (text.trim() === '') return this.hasFormula ? uncalculated(this.formula) : null;
         const number = Number(text);
         return Number.isFinite(number) ? number : text;
       }
     }
   }
 
-  const handler: XmlPartHandler = {
-    get done() {
-      return sink.done;
-    },
-    open(name, attributes) {
-      if (inCell) {
-        if (name === 'v') {
-          hasValue = true;
-          capture = 'v';
-        } else if (name === 'f') {
-          hasFormula = true;
-          capture = 'f';
-        } else if (name === 'is') hasInline = true;
-        else if (name === 'rPh') phoneticDepth += 1;
-        else if (name === 't' && hasInline && phoneticDepth === 0) capture = 't';
-        return;
-      }
-      if (name === 'c' && inRow) {
-        budget.countCell();
-        cellsInRow += 1;
-        if (cellsInRow > MAX_SHEET_COLUMNS) {
-          throw sheetError.unprocessable(`Sheet row ${rowNumber} has more than ${MAX_SHEET_COLUMNS} cells, more than a sheet has columns`);
-        }
-        const reference = attributes.r === undefined ? undefined : parseCellReference(attributes.r);
-        column = reference?.column ?? nextColumn;
-        if (column > MAX_SHEET_COLUMNS) throw damagedFile(`a cell reference (${truncated(attributes.r ?? '')}) lies beyond column XFD`);
-        nextColumn = column + 1;
-        inCell = true;
-        type = attributes.t ?? 'n';
-        hasFormula = hasValue = hasInline = false;
-        phoneticDepth = 0;
-        value.reset();
-        inline.reset();
-        formula = '';
-      } else if (name === 'row' && inSheetData) {
-        budget.countCell();
-        const given = attributes.r === undefined ? undefined : Number(attributes.r);
-        if (given !== undefined && !(Number.isInteger(given) && given >= 1 && given <= MAX_SHEET_ROWS)) {
-          throw damagedFile(`a row number (${truncated(attributes.r ?? '')}) is not one of 1 to ${MAX_SHEET_ROWS}`);
-        }
-        rowNumber = given ?? rowNumber + 1;
-        inRow = true;
-        rowHidden = isTrue(attributes.hidden);
-        nextColumn = 1;
-        cellsInRow = 0;
-        cells.length = 0;
-      } else if (name === 'sheetData') inSheetData = true;
-      else if (name === 'mergeCell' && attributes.ref) {
-        const range = parseRange(attributes.ref);
-        if (range && (range.bottom > range.top || range.right > range.left)) sink.merge(range);
-      } else if (name === 'col' && !inSheetData) {
-        // Excel also hides a column by giving it no width.
-        const from = Number(attributes.min);
-        const to = Number(attributes.max ?? attributes.min);
-        const hidden = isTrue(attributes.hidden) || (attributes.width !== undefined && Number(attributes.width) === 0);
-        if (hidden && Number.isInteger(from) && Number.isInteger(to) && from >= 1 && to >= from) {
-          sink.hiddenColumns?.(from, Math.min(to, MAX_SHEET_COLUMNS));
-        }
-      } else if (name === 'autoFilter' && !inSheetData && attributes.ref) {
-        const range = parseRange(attributes.ref);
-        if (range) {
-          inAutoFilter = true;
-          autoFilter = { range, filtering: false };
-        }
-      } else if (inAutoFilter && autoFilter && name === 'filterColumn') {
-        inFilterColumn = true;
-      } else if (inFilterColumn && autoFilter) {
-        // A criterion (filters, customFilters, top10, dynamicFilter, colorFilter, iconFilter) on a column.
-        autoFilter.filtering = true;
-      }
-    },
-    close(name) {
-      if (inCell) {
-        if (name === 'c') {
-          inCell = false;
-          capture = undefined;
-          const content = cellContent();
-          if (content !== null) cells.push(hasFormula && SUBTOTAL_FORMULA.test(formula) ? { column, content, subtotal: true } : { column, content });
-        } else if (name === 'rPh') phoneticDepth -= 1;
-        else if (name === 'v' || name === 'f' || name === 't') capture = undefined;
-        return;
-      }
-      if (name === 'row' && inRow) {
-        inRow = false;
-        sink.row(rowNumber, cells, { hidden: rowHidden });
-      } else if (name === 'sheetData') inSheetData = false;
-      else if (name === 'filterColumn') inFilterColumn = false;
-      else if (name === 'autoFilter' && inAutoFilter) {
-        inAutoFilter = false;
-        if (autoFilter) sink.autoFilter?.(autoFilter);
-      }
-    },
-    text(text) {
-      if (capture === 'v') value.add(text);
-      else if (capture === 't') inline.add(text);
-      else if (capture === 'f' && formula.length < 200) formula += unescapeSpreadsheetText(text);
-    },
-  };
-  await readXmlPart(bytes, entry, handler, budget);
+  private sharedString(text: string): CellContent {
+    const index = Number(text);
+    const shared = Number.isInteger(index) ? this.sharedStrings[index] : undefined;
+    if (shared !== undefined) return shared;
+    return new UnreadableCell(`the cell refers to shared text ${truncated(text)}, which the workbook does not hold (the file is damaged)`, null);
+  }
+
+  private mergeCell(ref: string): void {
+    const range = parseRange(ref);
+    if (range && (range.bottom > range.top || range.right > range.left)) this.sink.merge(range);
+  }
+
+  /** A `<col>` span: hidden columns, by the flag or, as Excel also hides one, by a width of 0. */
+  private columnWidths(attributes: Record<string, string>): void {
+    const from = Number(attributes.min);
+    const to = Number(attributes.max ?? attributes.min);
+    const hidden = isTrue(attributes.hidden) || (attributes.width !== undefined && Number(attributes.width) === 0);
+    if (hidden && Number.isInteger(from) && Number.isInteger(to) && from >= 1 && to >= from) {
+      this.sink.hiddenColumns?.(from, Math.min(to, MAX_SHEET_COLUMNS));
+    }
+  }
+
+  private openAutoFilter(ref: string): void {
+    const range = parseRange(ref);
+    if (range) {
+      this.inAutoFilter = true;
+      this.autoFilter = { range, filtering: false };
+    }
+  }
 }
