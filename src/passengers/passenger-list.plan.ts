@@ -112,7 +112,8 @@ export function planPassengerChanges(
     const { value, problems: fieldProblems } = normalizePassenger(merged, { today: context.today });
     report(origin, id, fieldProblems);
     if (record.parent_id !== undefined && record.parent_id !== null && !isId(record.parent_id)) {
-      problem(origin, id, 'parent_id', 'parent_id must be the integer id of another passenger, or null', record.parent_id);
+      // Reported once: the record does not enter the plan, so the link checks below do not name it again.
+      return problem(origin, id, 'parent_id', 'parent_id must be the integer id of another passenger, or null', record.parent_id);
     }
     if (!value) return;
     const parentId = record.parent_id === undefined ? before.parent_id : (record.parent_id as number | null);
