@@ -161,12 +161,7 @@ export function planPassengerChanges(
 
   // A record deleted and created again by the same push is replaced (in place), not lost.
   const createdIdSet = new Set(added.map(({ id }) => id));
-  for (const [id, origin] of deleting) {
-    if (!createdIdSet.has(id)) {
-      next.delete(id);
-      origins.set(id, origin);
-    }
-  }
+  for (const id of deleting.keys()) if (!createdIdSet.has(id)) next.delete(id);
 
   // The limit keeps the stored document bounded whatever clients send; it names the first record over it.
   const max = context.maxPassengers ?? Number.POSITIVE_INFINITY;
