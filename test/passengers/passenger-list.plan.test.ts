@@ -61,6 +61,35 @@ describe('planPassengerChanges: what a valid push does', () => {
     expect(plan(current, { modified: [{ id: 2, parent_id: 3 }] }).passengers[1].parent_id).toBe(3);
   });
 
+  /** A new value for each passenger field, and what is stored for it. */
+  const CHANGES: [string, unknown, unknown][] = [
+    ['surname', 'Bianchi', 'BIANCHI'],
+    ['name', 'Luigi', 'LUIGI'],
+    ['luogonascita', 'FR', 'FR'],
+    ['nazionalita', 'DE', 'DE'],
+    ['typedoc', 'I', 'I'],
+    ['numberdoc', 'CA12345AB', 'CA12345AB'],
+    ['date_born', '1981-06-18', '1981-06-18'],
+    ['scadenza', '2031-02-02', '2031-02-02'],
+    ['issuingstate', 'ES', 'ES'],
+    ['email', 'mario@example.com', 'mario@example.com'],
+    ['phone', '+39 333 123 4567', '+393331234567'],
+    ['is_carring_infant', true, true],
+    ['gender', 'F', 'F'],
+  ];
+
+  it.each(CHANGES)('modifies %s alone, keeping the other fields', (field, given, storedValue) => {
+    const before = stored(1);
+    const result = plan([before], { modified: [{ id: 1, [field]: given }] });
+    expect(result.problems).toEqual([]);
+    expect(result.passengers).toEqual([{ ...before, [field]: storedValue }]);
+  });
+
+  it.each(CHANGES)('takes a created record that differs from the stored one only in %s for a conflict', (field, given) => {
+    const result = plan([stored(1)], { created: [sent(1, { [field]: given })] });
+    expect(result.conflicts).toEqual([expect.objectContaining({ group: 'created', index: 0, id: 1 })]);
+  });
+
   it('counts a modified record even when nothing in it changed', () => {
     const result = plan([stored(1)], { modified: [{ id: 1, idvolo: FLIGHT }] });
     expect(result.problems).toEqual([]);
@@ -161,6 +190,15 @@ describe('planPassengerChanges: refusals name the group, the element, the record
     ]);
   });
 
+  it('judges dates of birth against the day the push is given, in modified and in created', () => {
+    // The day after TODAY: already past on the machine's clock, but in the future for this push.
+    const result = plan([stored(1)], { modified: [{ id: 1, date_born: '2026-11-22' }], created: [sent(2, { date_born: '2026-11-22' })] });
+    expect(result.problems).toEqual([
+      { group: 'modified', index: 0, id: 1, field: 'date_born', value: '2026-11-22', message: 'the date of birth 2026-11-22 is in the future (today is 2026-11-21)' },
+      { group: 'created', index: 0, id: 2, field: 'date_born', value: '2026-11-22', message: 'the date of birth 2026-11-22 is in the future (today is 2026-11-21)' },
+    ]);
+  });
+
   it('refuses a parent_id that is no id, in modified and in created', () => {
     const message = 'parent_id must be the integer id of another passenger, or null';
     const result = plan([stored(1), stored(2)], { modified: [{ id: 2, parent_id: 'one' }], created: [sent(3, { parent_id: 0 })] });
@@ -215,6 +253,8 @@ describe('planPassengerChanges: refusals name the group, the element, the record
       { group: 'created', index: 5, id: 7, field: 'parent_id', message: 'parent_id 3 disagrees with row_number_parent_id 5 (passenger 2)', value: 3 },
     ]);
     expect(ids(result.passengers)).toEqual([1, 2, 3]);
+    // A null row number is no row number.
+    expect(plan([], { created: [sent(1, { row_number: null })] }).problems).toEqual([]);
     // A row number on a record without a valid id is left to the id's own refusal.
     expect(plan([], { created: [sent(0, { row_number: 'x' })] }).problems.map((p) => p.field)).toEqual(['id']);
   });
@@ -243,6 +283,15 @@ describe('planPassengerChanges: refusals name the group, the element, the record
       { group: 'created', index: 1, id: 5, field: 'parent_id', message: 'circular parent link between passengers 5 and 6' },
       { group: 'created', index: 2, id: 6, field: 'parent_id', message: 'circular parent link between passengers 6 and 5' },
       { group: 'created', index: 3, id: 7, field: 'parent_id', message: 'parent 3 is itself linked to a parent: a parent must be an adult without a parent link' },
+    ]);
+  });
+
+  it('names a bad link on every record of the push that takes part in it, a retried one included', () => {
+    const result = plan([stored(1), stored(2, 1)], { modified: [{ id: 1, parent_id: 2 }], created: [sent(2, { parent_id: 1 })] });
+    expect(result.conflicts).toEqual([]);
+    expect(result.problems).toEqual([
+      { group: 'modified', index: 0, id: 1, field: 'parent_id', message: 'circular parent link between passengers 1 and 2' },
+      { group: 'created', index: 0, id: 2, field: 'parent_id', message: 'circular parent link between passengers 2 and 1' },
     ]);
   });
 

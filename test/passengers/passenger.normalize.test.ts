@@ -399,6 +399,8 @@ describe('normalizeDate, edges', () => {
     expect(messageOf(normalizeDate('1980-05-00'))).toBe('"1980-05-00" is not a real date: 1980-05 has 31 days');
     expect(messageOf(normalizeDate('31/04/1980'))).toBe('"31/04/1980" is not a real date: 1980-04 has 30 days');
     expect(valueOf(normalizeDate('31/12/1980'))).toBe('1980-12-31');
+    expect(valueOf(normalizeDate('10/10/1980'))).toBe('1980-10-10');
+    expect(valueOf(normalizeDate(new Date(Date.UTC(2010, 9, 10))))).toBe('2010-10-10');
     expect(valueOf(normalizeDate('1980-1-1'))).toBe('1980-01-01');
   });
 
@@ -432,6 +434,7 @@ describe('normalizeDate, edges', () => {
     expect(valueOf(normalizeDate(1, { date1904: true }))).toBe('1904-01-02');
     expect(valueOf(normalizeDate(27896, { date1904: true, order: 'MDY' }))).toBe('1980-05-17');
     expect(valueOf(normalizeDate(29358, { order: 'MDY' }))).toBe('1980-05-17');
+    expect(valueOf(normalizeDate('05/17/1980', { date1904: true, order: 'MDY' }))).toBe('1980-05-17');
   });
 
   it('refuses numbers that are no serial date, and serials past the years it takes', () => {
@@ -461,6 +464,8 @@ describe('textDateOrders', () => {
     ['31/31/1980', 'none'],
     ['29/02/2023', 'none'],
     ['00/05/1980', 'none'],
+    ['01/05/1980', 'both'],
+    ['05/01/1980', 'both'],
   ] as const)('reads %s as %s', (text, orders) => {
     expect(textDateOrders(text)).toBe(orders);
   });
@@ -497,7 +502,14 @@ describe('normalizePhone, edges', () => {
 
   it('tries digits as an international number only from 8 digits on', () => {
     expect(valueOf(normalizePhone('3906 6988 4857'))).toBe('+390669884857');
-    expect(messageOf(normalizePhone('1234567'))).toMatch(/needs the passenger's nationality/);
+    expect(valueOf(normalizePhone(50051234))).toBe('+50051234');
+    // +683 4002 is a number of Niue, but seven digits without a + are no evidence of it.
+    expect(messageOf(normalizePhone('683 4002'))).toMatch(/needs the passenger's nationality/);
+  });
+
+  it('reads tel: and 00 with spaces around them', () => {
+    expect(valueOf(normalizePhone('tel: 0044 7911 123456'))).toBe('+447911123456');
+    expect(messageOf(normalizePhone('x tel:+447911123456'))).toMatch(/^expected a telephone number/);
   });
 
   it('says nothing was assumed when the number is valid in one of the passenger\'s own countries', () => {
@@ -536,6 +548,12 @@ describe('phone regions and the note on an assumed region', () => {
 });
 
 describe('normalizeEmail, edges', () => {
+  it('drops a mailto: with spaces around it, only at the start', () => {
+    expect(valueOf(normalizeEmail(' mailto:anna@example.com'))).toBe('anna@example.com');
+    expect(valueOf(normalizeEmail('mailto: anna@example.com'))).toBe('anna@example.com');
+    expect(messageOf(normalizeEmail('xmailto:anna@example.com'))).toMatch(/^expected an e-mail address/);
+  });
+
   it('keeps an address as written when its domain is already lower case, and drops MAILTO: in any case', () => {
     expect(valueOf(normalizeEmail('MAILTO:Anna.Bianchi@example.it'))).toBe('Anna.Bianchi@example.it');
     expect(valueOf(normalizeEmail("o'brien+x@sub.example.travel"))).toBe("o'brien+x@sub.example.travel");
@@ -569,6 +587,11 @@ describe('codes, edges', () => {
     ['National ID card', 'I'],
     ['CIE', 'I'],
     ["Carta d'identità elettronica", 'I'],
+    ['ID', 'I'],
+    ['Identity document', 'I'],
+    ['National ID', 'I'],
+    ['CI', 'I'],
+    ['Carta identità', 'I'],
   ])('reads the document type %s as %s', (input, expected) => {
     expect(valueOf(normalizeDocumentType(input))).toBe(expected);
   });
@@ -689,7 +712,21 @@ describe('normalizePassenger, edges', () => {
     const quiet: FieldProblem[] = [];
     normalizePassengerInto({ ...pushed, nazionalita: 'Spain', issuingstate: 'ESP', luogonascita: 'Atlantide' }, {}, { today: TODAY }, [], quiet);
     normalizePassengerInto({ ...pushed, nazionalita: 'Spagna', issuingstate: 'ES', luogonascita: 'ES' }, {}, { today: TODAY }, [], quiet);
+    // A surname that happens to be a country's name in some language is a surname.
+    normalizePassengerInto({ ...pushed, surname: 'Allemagne', name: 'Francia', nazionalita: 'ES', issuingstate: 'ES', luogonascita: 'ES' }, {}, { today: TODAY }, [], quiet);
     expect(quiet).toEqual([]);
+    const issued: FieldProblem[] = [];
+    normalizePassengerInto({ ...pushed, issuingstate: 'Espagne' }, {}, { today: TODAY }, [], issued);
+    expect(issued.map((n) => n.field)).toEqual(['issuingstate']);
+  });
+
+  it('reads names in other languages and local numbers through the default region without notes when none are asked for', () => {
+    const { value, problems } = normalizePassenger(
+      { ...pushed, nazionalita: 'Spanien', issuingstate: 'Espagne', luogonascita: 'Spanje', phone: '202 555 0143' },
+      { today: TODAY, defaultPhoneRegion: 'US' },
+    );
+    expect(problems).toEqual([]);
+    expect(value).toMatchObject({ nazionalita: 'ES', issuingstate: 'ES', luogonascita: 'ES', phone: '+12025550143' });
   });
 
   it('in partial mode sets an optional field given as null to its empty value', () => {
