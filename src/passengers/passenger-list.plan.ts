@@ -142,7 +142,8 @@ class Planner {
     const { value, problems: fieldProblems } = normalizePassenger(merged, { today: this.context.today });
     this.report(origin, id, fieldProblems);
     if (record.parent_id !== undefined && record.parent_id !== null && !isId(record.parent_id)) {
-      this.problem(origin, id, 'parent_id', 'parent_id must be the integer id of another passenger, or null', record.parent_id);
+      // Reported once: the record does not enter the plan, so the link checks do not name it again.
+      return this.problem(origin, id, 'parent_id', 'parent_id must be the integer id of another passenger, or null', record.parent_id);
     }
     if (!value) return;
     const parentId = record.parent_id === undefined ? before.parent_id : (record.parent_id as number | null);
@@ -189,12 +190,7 @@ class Planner {
   /** A record deleted and created again by the same push is replaced (in place), not lost. */
   dropDeleted(): void {
     const createdIdSet = new Set(this.added.map(({ id }) => id));
-    for (const [id, origin] of this.deleting) {
-      if (!createdIdSet.has(id)) {
-        this.next.delete(id);
-        this.origins.set(id, origin);
-      }
-    }
+    for (const id of this.deleting.keys()) if (!createdIdSet.has(id)) this.next.delete(id);
   }
 
   /** The limit keeps the stored document bounded whatever clients send; it names the first record over it. */

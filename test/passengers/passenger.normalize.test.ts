@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import type { CountryCode } from 'libphonenumber-js/max';
 import {
+  assumedRegionNote,
+  isPhoneRegion,
   normalizeCountry,
   normalizeDate,
   normalizeDocumentNumber,
@@ -9,13 +11,17 @@ import {
   normalizeGender,
   normalizeInfantFlag,
   normalizePassenger,
+  normalizePassengerInto,
   normalizePersonName,
   normalizePhone,
   normalizeRowReference,
+  PASSENGER_FIELD_RULES,
+  phoneRegionsOf,
   REQUIRED_PASSENGER_FIELDS,
   suggestPhone,
   textDateOrders,
   validatePassengerFields,
+  type FieldProblem,
   type Normalized,
 } from '../../src/passengers/passenger.normalize';
 
@@ -406,5 +412,390 @@ describe('normalizePassenger', () => {
     expect(
       normalizePassenger({ date_born: '2000-01-01', scadenza: '1999-01-01' }, { partial: true, today: TODAY }).problems,
     ).toEqual([expect.objectContaining({ field: 'scadenza' })]);
+  });
+});
+
+describe('what a refusal quotes', () => {
+  it('quotes text, cutting a long one, and names dates, numbers and structured values', () => {
+    expect(messageOf(normalizeCountry('Atlantide'))).toMatch(/, got "Atlantide"$/);
+    const sixty = 'x'.repeat(60);
+    expect(messageOf(normalizeCountry(sixty))).toMatch(new RegExp(`, got "${sixty}"$`));
+    expect(messageOf(normalizeCountry('y'.repeat(61)))).toMatch(new RegExp(`, got "${'y'.repeat(57)}\\.\\.\\."$`));
+    expect(messageOf(normalizePersonName(new Date(Date.UTC(1980, 4, 17))))).toBe('expected a name as text, got 1980-05-17T00:00:00.000Z');
+    expect(messageOf(normalizePersonName(new Date(Number.NaN)))).toBe('expected a name as text, got an invalid date');
+    expect(messageOf(normalizeGender({ code: 'M' }))).toBe('expected M (male), F (female) or I, got a structured value');
+    expect(messageOf(normalizeGender(3))).toBe('expected M (male), F (female) or I, got 3');
+    expect(messageOf(normalizePersonName(Number.POSITIVE_INFINITY))).toBe('expected a name as text, got Infinity');
+  });
+});
+
+describe('normalizePersonName, edges', () => {
+  it('reads numbers as their text, composes accents and collapses every kind of white space', () => {
+    expect(messageOf(normalizePersonName(1.5))).toBe('expected a name made of letters, got 1.5');
+    expect(valueOf(normalizePersonName('Mu\u0308ller'))).toBe('M\u00dcLLER');
+    expect(valueOf(normalizePersonName(' Anna\n\tMaria  Rossi '))).toBe('ANNA MARIA ROSSI');
+  });
+
+  it('takes up to 100 characters, counted after the spaces are collapsed', () => {
+    expect(valueOf(normalizePersonName('A'.repeat(100)))).toHaveLength(100);
+    expect(valueOf(normalizePersonName(`${'A'.repeat(50)}     ${'B'.repeat(49)}`))).toHaveLength(100);
+    expect(messageOf(normalizePersonName('A'.repeat(101)))).toBe('expected at most 100 characters, got 101');
+  });
+});
+
+describe('normalizeCountry, edges', () => {
+  it('refuses what is no text, and empty text', () => {
+    expect(messageOf(normalizeCountry(380))).toMatch(/got 380$/);
+    expect(messageOf(normalizeCountry('   '))).toMatch(/got " {3}"$/);
+    expect(valueOf(normalizeCountry('  it  '))).toBe('IT');
+  });
+});
+
+describe('normalizeDate, edges', () => {
+  it('takes years from 1850 to 2200 only', () => {
+    expect(valueOf(normalizeDate('1850-01-01'))).toBe('1850-01-01');
+    expect(valueOf(normalizeDate('31/12/2200'))).toBe('2200-12-31');
+    expect(messageOf(normalizeDate('1849-12-31'))).toBe('expected a year from 1850 to 2200, got "1849-12-31"');
+    expect(messageOf(normalizeDate('01/01/2201'))).toBe('expected a year from 1850 to 2200, got "01/01/2201"');
+  });
+
+  it('names the month or day that does not exist, with the formats of the order in force', () => {
+    expect(messageOf(normalizeDate('1980-00-10'))).toBe('"1980-00-10" has no month 0; expected YYYY-MM-DD, DD/MM/YYYY, DD-MM-YYYY or DD.MM.YYYY');
+    expect(messageOf(normalizeDate('13/05/1980', { order: 'MDY' }))).toBe('"13/05/1980" has no month 13; expected YYYY-MM-DD, MM/DD/YYYY, MM-DD-YYYY or MM.DD.YYYY');
+    expect(messageOf(normalizeDate('1980-05-00'))).toBe('"1980-05-00" is not a real date: 1980-05 has 31 days');
+    expect(messageOf(normalizeDate('31/04/1980'))).toBe('"31/04/1980" is not a real date: 1980-04 has 30 days');
+    expect(valueOf(normalizeDate('31/12/1980'))).toBe('1980-12-31');
+    expect(valueOf(normalizeDate('10/10/1980'))).toBe('1980-10-10');
+    expect(valueOf(normalizeDate(new Date(Date.UTC(2010, 9, 10))))).toBe('2010-10-10');
+    expect(valueOf(normalizeDate('1980-1-1'))).toBe('1980-01-01');
+  });
+
+  it('knows the leap years of the Gregorian calendar', () => {
+    expect(valueOf(normalizeDate('29/02/2000'))).toBe('2000-02-29');
+    expect(messageOf(normalizeDate('29/02/1900'))).toBe('"29/02/1900" is not a real date: 1900-02 has 28 days');
+    expect(messageOf(normalizeDate('29/02/2100'))).toBe('"29/02/2100" is not a real date: 2100-02 has 28 days');
+    expect(valueOf(normalizeDate('2096-02-29'))).toBe('2096-02-29');
+    expect(valueOf(normalizeDate('28/02/2023'))).toBe('2023-02-28');
+  });
+
+  it('reads text month first when asked, in every separator, and says which formats it expected', () => {
+    expect(valueOf(normalizeDate('05/17/1980', { order: 'MDY' }))).toBe('1980-05-17');
+    expect(valueOf(normalizeDate('5-7-1980', { order: 'MDY' }))).toBe('1980-05-07');
+    expect(valueOf(normalizeDate('1980-05-17', { order: 'MDY' }))).toBe('1980-05-17');
+    expect(valueOf(normalizeDate('05/06/1980', { order: 'DMY' }))).toBe('1980-06-05');
+    expect(messageOf(normalizeDate('17 May 1980', { order: 'MDY' }))).toBe('expected a date as YYYY-MM-DD, MM/DD/YYYY, MM-DD-YYYY or MM.DD.YYYY, got "17 May 1980"');
+    expect(messageOf(normalizeDate('17/05-1980'))).toBe('expected a date as YYYY-MM-DD, DD/MM/YYYY, DD-MM-YYYY or DD.MM.YYYY, got "17/05-1980"');
+    expect(messageOf(normalizeDate('x1980-05-17'))).toMatch(/^expected a date as/);
+    expect(messageOf(normalizeDate('1980-05-17x'))).toMatch(/^expected a date as/);
+    expect(messageOf(normalizeDate('117/05/1980'))).toMatch(/^expected a date as/);
+    expect(messageOf(normalizeDate('17/05/19801'))).toMatch(/^expected a date as/);
+  });
+
+  it('reads serial numbers from 1 (1 January 1900) on, around the day Excel believes was 29 February 1900', () => {
+    expect(valueOf(normalizeDate(1))).toBe('1900-01-01');
+    expect(valueOf(normalizeDate(59))).toBe('1900-02-28');
+    expect(valueOf(normalizeDate(60))).toBe('1900-03-01');
+    expect(valueOf(normalizeDate(62))).toBe('1900-03-02');
+    expect(valueOf(normalizeDate(1.99))).toBe('1900-01-01');
+    expect(valueOf(normalizeDate(1, { date1904: true }))).toBe('1904-01-02');
+    expect(valueOf(normalizeDate(27896, { date1904: true, order: 'MDY' }))).toBe('1980-05-17');
+    expect(valueOf(normalizeDate(29358, { order: 'MDY' }))).toBe('1980-05-17');
+    expect(valueOf(normalizeDate('05/17/1980', { date1904: true, order: 'MDY' }))).toBe('1980-05-17');
+  });
+
+  it('refuses numbers that are no serial date, and serials past the years it takes', () => {
+    for (const serial of [0, 0.99, -5, Number.NaN, Number.POSITIVE_INFINITY, 2_958_466]) {
+      expect(messageOf(normalizeDate(serial))).toBe(`expected a date as YYYY-MM-DD, DD/MM/YYYY, DD-MM-YYYY or DD.MM.YYYY, got the number ${serial}`);
+    }
+    // 9999-12-31 is the last day Excel has: a date, but not a year a passenger's dates may hold.
+    expect(messageOf(normalizeDate(2_958_465))).toBe('expected a year from 1850 to 2200, got 2958465');
+  });
+
+  it('refuses an invalid date cell', () => {
+    expect(messageOf(normalizeDate(new Date(Number.NaN)))).toBe('expected a date as YYYY-MM-DD, DD/MM/YYYY, DD-MM-YYYY or DD.MM.YYYY, got an invalid date');
+    expect(messageOf(normalizeDate(new Date(Date.UTC(1700, 0, 1))))).toBe('expected a year from 1850 to 2200, got 1700-01-01T00:00:00.000Z');
+  });
+});
+
+describe('textDateOrders', () => {
+  it.each([
+    ['17/05/1980', 'DMY'],
+    ['05/17/1980', 'MDY'],
+    ['02/29/2024', 'MDY'],
+    ['29/02/2024', 'DMY'],
+    ['05/06/1980', 'both'],
+    [' 5.6.1980 ', 'both'],
+    ['12/12/1980', 'same'],
+    ['1980-05-06', 'same'],
+    ['31/31/1980', 'none'],
+    ['29/02/2023', 'none'],
+    ['00/05/1980', 'none'],
+    ['01/05/1980', 'both'],
+    ['05/01/1980', 'both'],
+  ] as const)('reads %s as %s', (text, orders) => {
+    expect(textDateOrders(text)).toBe(orders);
+  });
+
+  it('has no order to choose for a date cell or a number', () => {
+    expect(textDateOrders(new Date(0))).toBe('same');
+    expect(textDateOrders(31072)).toBe('same');
+  });
+});
+
+describe('normalizePhone, edges', () => {
+  it('accepts the characters people write numbers with, and TEL: in any case', () => {
+    expect(valueOf(normalizePhone('TEL:+39 (333) 123.4567'))).toBe('+393331234567');
+    expect(valueOf(normalizePhone('+39-333-123-4567'))).toBe('+393331234567');
+    expect(valueOf(normalizePhone('+393331234567'))).toBe('+393331234567');
+    expect(messageOf(normalizePhone('+39 333 123 4567 ext 5'))).toBe('expected a telephone number with its country code, such as +44 7911 123456, got "+39 333 123 4567 ext 5"');
+    expect(messageOf(normalizePhone(true))).toBe('expected a telephone number with its country code, such as +44 7911 123456, got true');
+  });
+
+  it('refuses numbers of no country (+800) and says which countries a local number was tried in, once each', () => {
+    expect(messageOf(normalizePhone('+800 1234 5678'))).toBe(
+      'expected a telephone number with its country code, such as +44 7911 123456, got "+800 1234 5678": it is not a valid number of any country',
+    );
+    const regions = [
+      { region: 'FR', source: 'nazionalita' },
+      { region: 'FR', source: 'issuingstate' },
+      { region: 'ES', source: 'luogonascita' },
+      { region: 'PT', source: 'default' },
+    ] as const;
+    expect(messageOf(normalizePhone('0151 23456789', { regions }))).toBe(
+      'expected a telephone number with its country code, such as +44 7911 123456, got "0151 23456789"; without a country code it was tried as a number of FR (nationality, issuing state), ES (country of birth), PT (default region), and is valid in none',
+    );
+  });
+
+  it('tries digits as an international number only from 8 digits on', () => {
+    expect(valueOf(normalizePhone('3906 6988 4857'))).toBe('+390669884857');
+    expect(valueOf(normalizePhone(50051234))).toBe('+50051234');
+    // +683 4002 is a number of Niue, but seven digits without a + are no evidence of it.
+    expect(messageOf(normalizePhone('683 4002'))).toMatch(/needs the passenger's nationality/);
+  });
+
+  it('reads tel: and 00 with spaces around them', () => {
+    expect(valueOf(normalizePhone('tel: 0044 7911 123456'))).toBe('+447911123456');
+    expect(messageOf(normalizePhone('x tel:+447911123456'))).toMatch(/^expected a telephone number/);
+  });
+
+  it('says nothing was assumed when the number is valid in one of the passenger\'s own countries', () => {
+    expect(normalizePhone('333 1234567', { regions: [{ region: 'IT', source: 'issuingstate' }, { region: 'IT', source: 'default' }] })).toEqual({ ok: true, value: '+393331234567' });
+  });
+});
+
+describe('phone regions and the note on an assumed region', () => {
+  it("tries the nationality, the issuing state, the country of birth, then the default region", () => {
+    expect(phoneRegionsOf({ luogonascita: 'ES', issuingstate: 'FR', nazionalita: 'IT' }, 'DE')).toEqual([
+      { region: 'IT', source: 'nazionalita' },
+      { region: 'FR', source: 'issuingstate' },
+      { region: 'ES', source: 'luogonascita' },
+      { region: 'DE', source: 'default' },
+    ]);
+    expect(phoneRegionsOf({ nazionalita: 'it', issuingstate: 'XX', luogonascita: 39 })).toEqual([]);
+  });
+
+  it('knows the numbering plans of upper-case country codes only', () => {
+    expect(isPhoneRegion('IT')).toBe(true);
+    expect(isPhoneRegion('it')).toBe(false);
+    expect(isPhoneRegion('XX')).toBe(false);
+    expect(isPhoneRegion('ITA')).toBe(false);
+    expect(isPhoneRegion('xIT')).toBe(false);
+  });
+
+  it("names the passenger's countries the number is not valid in, or says the passenger has none", () => {
+    const own = [{ region: 'FR', source: 'nazionalita' }, { region: 'US', source: 'default' }] as const;
+    expect(assumedRegionNote('202 555 0143', '+12025550143', own[1], own)).toBe(
+      '"202 555 0143" is not a valid number of the passenger\'s FR (nationality); read as a number of United States of America (US, the default region): +12025550143. If that is wrong, write the number with its country code',
+    );
+    expect(assumedRegionNote(2025550143, '+12025550143', own[1], [own[1]])).toBe(
+      '2025550143 has no country code and the passenger has no country; read as a number of United States of America (US, the default region): +12025550143. If that is wrong, write the number with its country code',
+    );
+  });
+});
+
+describe('normalizeEmail, edges', () => {
+  it('drops a mailto: with spaces around it, only at the start', () => {
+    expect(valueOf(normalizeEmail(' mailto:anna@example.com'))).toBe('anna@example.com');
+    expect(valueOf(normalizeEmail('mailto: anna@example.com'))).toBe('anna@example.com');
+    expect(messageOf(normalizeEmail('xmailto:anna@example.com'))).toMatch(/^expected an e-mail address/);
+  });
+
+  it('keeps an address as written when its domain is already lower case, and drops MAILTO: in any case', () => {
+    expect(valueOf(normalizeEmail('MAILTO:Anna.Bianchi@example.it'))).toBe('Anna.Bianchi@example.it');
+    expect(valueOf(normalizeEmail("o'brien+x@sub.example.travel"))).toBe("o'brien+x@sub.example.travel");
+  });
+
+  it('takes a local part of up to 64 characters and an address of up to 254', () => {
+    const domain = `${'d'.repeat(60)}.${'e'.repeat(60)}.${'f'.repeat(60)}.example.com`;
+    expect(valueOf(normalizeEmail(`${'l'.repeat(64)}@example.com`))).toHaveLength(76);
+    expect(messageOf(normalizeEmail(`${'l'.repeat(65)}@example.com`))).toMatch(/^expected an e-mail address/);
+    const at254 = `${'l'.repeat(254 - domain.length - 1)}@${domain}`;
+    expect(at254).toHaveLength(254);
+    expect(valueOf(normalizeEmail(at254))).toBe(at254);
+    expect(messageOf(normalizeEmail(`l${at254}`))).toMatch(/^expected an e-mail address/);
+  });
+
+  it('refuses what is no address: no text, nothing before the @, dots out of place, odd domains', () => {
+    for (const text of ['a@example.c', 'a@example.com.', '.a@example.com', 'a.@example.com', 'a@exa_mple.com', 'a@example.c0m', 'a@-example.com', 'a@example-.com', 'à@example.com', 'a@example', 'aexample.com', 'x a@example.com', 'a@example.com x']) {
+      expect(messageOf(normalizeEmail(text))).toBe(`expected an e-mail address such as name@example.com, got "${text}"`);
+    }
+    expect(messageOf(normalizeEmail(42))).toBe('expected an e-mail address such as name@example.com, got 42');
+    expect(valueOf(normalizeEmail(`a@${'b'.repeat(63)}.com`))).toBe(`a@${'b'.repeat(63)}.com`);
+    expect(messageOf(normalizeEmail(`a@${'b'.repeat(64)}.com`))).toMatch(/^expected an e-mail address/);
+    expect(valueOf(normalizeEmail('a@b.co'))).toBe('a@b.co');
+  });
+});
+
+describe('codes, edges', () => {
+  it.each([
+    [' passport ', 'P'],
+    ['PP', 'P'],
+    ['National ID card', 'I'],
+    ['CIE', 'I'],
+    ["Carta d'identità elettronica", 'I'],
+    ['ID', 'I'],
+    ['Identity document', 'I'],
+    ['National ID', 'I'],
+    ['CI', 'I'],
+    ['Carta identità', 'I'],
+  ])('reads the document type %s as %s', (input, expected) => {
+    expect(valueOf(normalizeDocumentType(input))).toBe(expected);
+  });
+
+  it('refuses a document type that is no text', () => {
+    expect(messageOf(normalizeDocumentType(1))).toBe('expected P (passport) or I (identity card), got 1');
+  });
+
+  it.each([
+    ['Uomo', 'M'],
+    ['man', 'M'],
+    ['Donna', 'F'],
+    ['woman', 'F'],
+    ['i', 'I'],
+  ])('reads the gender %s as %s', (input, expected) => {
+    expect(valueOf(normalizeGender(input))).toBe(expected);
+  });
+
+  it('reads an empty infant flag as no, and refuses anything else with the words it takes', () => {
+    expect(valueOf(normalizeInfantFlag(''))).toBe(false);
+    expect(valueOf(normalizeInfantFlag(' X '))).toBe(true);
+    expect(valueOf(normalizeInfantFlag('y'))).toBe(true);
+    expect(valueOf(normalizeInfantFlag('T'))).toBe(true);
+    expect(valueOf(normalizeInfantFlag('1'))).toBe(true);
+    expect(valueOf(normalizeInfantFlag('N'))).toBe(false);
+    expect(valueOf(normalizeInfantFlag('f'))).toBe(false);
+    expect(messageOf(normalizeInfantFlag(null))).toBe('expected yes or no (also sì, x, true, false, 1, 0, or empty for no), got a structured value');
+  });
+
+  it('takes document numbers of up to 30 letters, digits, - and /, starting with a letter or digit', () => {
+    expect(valueOf(normalizeDocumentNumber('ab/12-3'))).toBe('AB/12-3');
+    expect(valueOf(normalizeDocumentNumber('A'.repeat(30)))).toHaveLength(30);
+    expect(messageOf(normalizeDocumentNumber('A'.repeat(31)))).toBe(`expected a document number of letters and digits (at most 30), got "${'A'.repeat(31)}"`);
+    expect(messageOf(normalizeDocumentNumber('-123'))).toMatch(/letters and digits/);
+    expect(messageOf(normalizeDocumentNumber('12.5'))).toMatch(/letters and digits/);
+    expect(messageOf(normalizeDocumentNumber('   '))).toMatch(/letters and digits/);
+    expect(messageOf(normalizeDocumentNumber(false))).toBe('expected a document number of letters and digits (at most 30), got false');
+  });
+
+  it('reads a row reference only from whole numbers from 1', () => {
+    expect(valueOf(normalizeRowReference(1))).toBe(1);
+    expect(valueOf(normalizeRowReference('7'))).toBe(7);
+    expect(messageOf(normalizeRowReference('0'))).toBe('expected the row number of another passenger in the list (1 is the first passenger), got "0"');
+    expect(messageOf(normalizeRowReference('1.5'))).toMatch(/row number of another passenger/);
+    expect(messageOf(normalizeRowReference('2 3'))).toMatch(/row number of another passenger/);
+    expect(messageOf(normalizeRowReference('x2'))).toMatch(/row number of another passenger/);
+    expect(messageOf(normalizeRowReference('2x'))).toMatch(/row number of another passenger/);
+    expect(messageOf(normalizeRowReference(true))).toMatch(/row number of another passenger/);
+  });
+});
+
+describe('normalizePassenger, edges', () => {
+  it('accepts an expiry on the day of birth and a birth today', () => {
+    expect(normalizePassenger({ ...pushed, date_born: TODAY, scadenza: TODAY }, { today: TODAY }).problems).toEqual([]);
+  });
+
+  it("judges today from a Date's UTC day, and from now when none is given", () => {
+    const born = { ...pushed, date_born: '2026-01-06', scadenza: '2031-01-01' };
+    expect(normalizePassenger(born, { today: new Date(Date.UTC(2026, 0, 5, 23, 59)) }).problems).toEqual([
+      { field: 'date_born', value: '2026-01-06', message: 'the date of birth 2026-01-06 is in the future (today is 2026-01-05)' },
+    ]);
+    expect(normalizePassenger({ ...pushed, date_born: '2199-01-01', scadenza: '2200-01-01' }).problems).toEqual([
+      expect.objectContaining({ field: 'date_born', message: expect.stringMatching(/^the date of birth 2199-01-01 is in the future \(today is \d{4}-\d{2}-\d{2}\)$/) }),
+    ]);
+  });
+
+  it('reports a required field given as undefined with the value null, and an empty one as given', () => {
+    const { problems } = normalizePassenger({ ...pushed, name: undefined, surname: '  ' }, { today: TODAY });
+    expect(problems).toEqual([
+      { field: 'surname', value: '  ', message: 'a value is required' },
+      { field: 'name', value: null, message: 'a value is required' },
+    ]);
+  });
+
+  it('skips the date checks when a date is refused', () => {
+    expect(normalizePassenger({ ...pushed, date_born: '2030-02-30', scadenza: '2020-01-01' }, { today: TODAY }).problems.map((p) => p.field)).toEqual(['date_born']);
+    expect(normalizePassenger({ ...pushed, scadenza: 'soon' }, { today: TODAY }).problems.map((p) => p.field)).toEqual(['scadenza']);
+  });
+
+  it('reads each date field in its own order', () => {
+    const { value } = normalizePassenger({ ...pushed, date_born: '04/05/1990', scadenza: '04/05/2030' }, { today: TODAY, dateOrders: { scadenza: 'MDY' } });
+    expect(value).toMatchObject({ date_born: '1990-05-04', scadenza: '2030-04-05' });
+    const other = normalizePassenger({ ...pushed, date_born: '04/05/1990', scadenza: '04/05/2030' }, { today: TODAY, dateOrders: { date_born: 'MDY' } });
+    expect(other.value).toMatchObject({ date_born: '1990-04-05', scadenza: '2030-05-04' });
+    expect(normalizePassenger({ ...pushed, date_born: 27896 }, { today: TODAY, date1904: true }).value).toMatchObject({ date_born: '1980-05-17' });
+  });
+
+  it("reads a local phone number in the passenger's countries, then the default region, with a note", () => {
+    const local = { ...pushed, phone: '612 34 56 78' };
+    expect(normalizePassenger(local, { today: TODAY }).value).toMatchObject({ phone: '+34612345678' });
+    const notes: FieldProblem[] = [];
+    const target: Record<string, unknown> = {};
+    const problems: FieldProblem[] = [];
+    normalizePassengerInto({ ...pushed, phone: '202 555 0143' }, target, { today: TODAY, defaultPhoneRegion: 'US' }, problems, notes);
+    expect(problems).toEqual([]);
+    expect(target.phone).toBe('+12025550143');
+    expect(notes).toEqual([
+      {
+        field: 'phone',
+        value: '202 555 0143',
+        message: '"202 555 0143" is not a valid number of the passenger\'s ES (nationality, issuing state, country of birth); read as a number of United States of America (US, the default region): +12025550143. If that is wrong, write the number with its country code',
+      },
+    ]);
+    // The phone rule alone (a partial record without countries) knows only the default region.
+    expect(PASSENGER_FIELD_RULES.phone.normalize('202 555 0143', { defaultPhoneRegion: 'US' })).toEqual({ ok: true, value: '+12025550143', assumed: { region: 'US', source: 'default' } });
+  });
+
+  it('notes a country read from its name in another language, and only when notes are asked for', () => {
+    const notes: FieldProblem[] = [];
+    const target: Record<string, unknown> = {};
+    normalizePassengerInto({ ...pushed, nazionalita: ' Spanien ', issuingstate: 'ES', luogonascita: 'Espagne' }, target, { today: TODAY }, [], notes);
+    expect(target).toMatchObject({ nazionalita: 'ES', issuingstate: 'ES', luogonascita: 'ES' });
+    expect(notes.map((n) => [n.field, n.message])).toEqual([
+      ['luogonascita', '"Espagne" was read as ES (Spain), its French name'],
+      ['nazionalita', '"Spanien" was read as ES (Spain), its German name'],
+    ]);
+    // A name refused makes no note; an English or Italian name and a code make none.
+    const quiet: FieldProblem[] = [];
+    normalizePassengerInto({ ...pushed, nazionalita: 'Spain', issuingstate: 'ESP', luogonascita: 'Atlantide' }, {}, { today: TODAY }, [], quiet);
+    normalizePassengerInto({ ...pushed, nazionalita: 'Spagna', issuingstate: 'ES', luogonascita: 'ES' }, {}, { today: TODAY }, [], quiet);
+    // A surname that happens to be a country's name in some language is a surname.
+    normalizePassengerInto({ ...pushed, surname: 'Allemagne', name: 'Francia', nazionalita: 'ES', issuingstate: 'ES', luogonascita: 'ES' }, {}, { today: TODAY }, [], quiet);
+    expect(quiet).toEqual([]);
+    const issued: FieldProblem[] = [];
+    normalizePassengerInto({ ...pushed, issuingstate: 'Espagne' }, {}, { today: TODAY }, [], issued);
+    expect(issued.map((n) => n.field)).toEqual(['issuingstate']);
+  });
+
+  it('reads names in other languages and local numbers through the default region without notes when none are asked for', () => {
+    const { value, problems } = normalizePassenger(
+      { ...pushed, nazionalita: 'Spanien', issuingstate: 'Espagne', luogonascita: 'Spanje', phone: '202 555 0143' },
+      { today: TODAY, defaultPhoneRegion: 'US' },
+    );
+    expect(problems).toEqual([]);
+    expect(value).toMatchObject({ nazionalita: 'ES', issuingstate: 'ES', luogonascita: 'ES', phone: '+12025550143' });
+  });
+
+  it('in partial mode sets an optional field given as null to its empty value', () => {
+    expect(normalizePassenger({ email: null, is_carring_infant: '' }, { partial: true }).value).toEqual({ email: null, is_carring_infant: false });
   });
 });

@@ -16,6 +16,7 @@ describe('readDateColumn', () => {
     );
     // Without dates that read both ways, the order changes no value: nothing to warn about.
     expect(readDateColumn('DOB', column('17/05/1980'), 'MDY')).toEqual({ order: 'DMY', conflicts: new Map() });
+    expect(readDateColumn('DOB', column('05/17/1980', '1980-05-17'), 'DMY')).toEqual({ order: 'MDY', conflicts: new Map() });
   });
 
   it('needs no warning for dates that are the same day either way, ISO dates or date cells', () => {
@@ -34,6 +35,45 @@ describe('readDateColumn', () => {
         [3, '"05/17/1980" can only be read month first (MM/DD/YYYY), while "25/12/1979" (sheet row 2) in the same column can only be read day first (DD/MM/YYYY), and as many dates go each way; write this date as YYYY-MM-DD (read month first it is 1980-05-17) or correct it'],
       ]),
     );
+  });
+
+  it('follows a month-first majority, and on a tie the order asked', () => {
+    const majority = readDateColumn('Born', column('05/17/1980', '05/18/1980', '25/12/1979', '01/02/1990'), 'DMY');
+    expect(majority.order).toBe('MDY');
+    expect(majority.warning).toBeUndefined();
+    expect(majority.conflicts).toEqual(
+      new Map([
+        [4, '"25/12/1979" can only be read day first (DD/MM/YYYY), while most dates of the column (2 against 1, such as "05/17/1980" in sheet row 2) can only be read month first (MM/DD/YYYY); write this date as YYYY-MM-DD (read day first it is 1979-12-25) or correct it'],
+      ]),
+    );
+    const tie = readDateColumn('DOB', column('25/12/1979', '05/17/1980'), 'MDY');
+    expect(tie.order).toBe('MDY');
+    expect([...tie.conflicts.keys()]).toEqual([2, 3]);
+  });
+
+  it('warns when a column proven month first is read so against the order asked, counting the dates that read both ways', () => {
+    const reading = readDateColumn('DOB', column(' 05/06/1984 ', '05/17/1980', '07/08/1990'), 'DMY');
+    expect(reading.order).toBe('MDY');
+    expect(reading.warning).toBe(
+      'Column "DOB" was read month first (MM/DD/YYYY), not day first as asked: "05/17/1980" (sheet row 3) can only be read so. So were its 2 dates that read both ways, e.g. "05/06/1984" (sheet row 2) as 1984-05-06',
+    );
+  });
+
+  it('reads a column whose every text date reads both ways in the order asked, saying how to upload it the other way', () => {
+    expect(readDateColumn('DOB', column('05/06/1980', '07/08/1990'), 'DMY')).toEqual({
+      order: 'DMY',
+      conflicts: new Map(),
+      warning:
+        'Column "DOB": every text date reads both day first and month first, so its 2 dates that read both ways were read day first (DD/MM/YYYY), the upload\'s date order (dateOrder DMY): "05/06/1980" (sheet row 2) is 1980-06-05. If the list is written month first, upload it again with dateOrder MDY, or write the dates as YYYY-MM-DD',
+    });
+    expect(readDateColumn('DOB', column('1990-01-01', '05/06/1980'), 'MDY').warning).toBe(
+      'Column "DOB": every text date reads both day first and month first, so its one date that reads both ways was read month first (MM/DD/YYYY), the upload\'s date order (dateOrder MDY): "05/06/1980" (sheet row 3) is 1980-05-06. If the list is written day first, upload it again with dateOrder DMY, or write the dates as YYYY-MM-DD',
+    );
+  });
+
+  it('gives no day for a contradicting date whose year is out of range (the field rule refuses it)', () => {
+    const reading = readDateColumn('DOB', column('05/17/1980', '05/18/1980', '25/12/1700'), 'DMY');
+    expect(reading.conflicts.get(4)).toMatch(/write this date as YYYY-MM-DD \(read day first it is YYYY-MM-DD\) or correct it$/);
   });
 
   it('leaves dates that are no date either way to the field rule', () => {
