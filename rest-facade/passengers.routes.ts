@@ -15,6 +15,7 @@ import type { Config } from '../src/config';
 import { AppError, badRequest, ErrorCode, MAX_ERROR_DETAILS, unsupportedMediaType, type ErrorDetail } from '../src/errors';
 import { PassengerListDocument, PushPassengerListDocument, type PassengerRecordFragment } from '../src/graphql/generated/operations';
 import { gatewaySchema } from '../src/graphql/schema';
+import { PASSENGER_RECORD_FIELD_NAMES, pickPassengerFields } from '../src/passengers/passenger.fields';
 import { boundedJsonBody } from '../src/http/json-body';
 import { chooseExportFormat, exportETag, exportRepresentation, exportTooLarge, needsFlight, signedLinkPrincipal } from './passenger-export';
 import { formatPath, inputShapeProblems, type ShapeProblem } from './input-shape';
@@ -142,23 +143,7 @@ const listETag = (version: number) => `"${version}"`;
 export function toContractPassenger(passenger: PassengerRecordFragment) {
   return {
     id: passenger.id,
-    idvolo: passenger.idvolo,
-    surname: passenger.surname,
-    name: passenger.name,
-    luogonascita: passenger.luogonascita,
-    nazionalita: passenger.nazionalita,
-    typedoc: passenger.typedoc,
-    numberdoc: passenger.numberdoc,
-    date_born: passenger.date_born,
-    scadenza: passenger.scadenza,
-    issuingstate: passenger.issuingstate,
-    email: passenger.email,
-    phone: passenger.phone,
-    is_carring_infant: passenger.is_carring_infant,
-    gender: passenger.gender,
-    parent_id: passenger.parent_id,
-    row_number_parent_id: passenger.row_number_parent_id,
-    row_number: passenger.row_number,
+    ...pickPassengerFields(passenger, PASSENGER_RECORD_FIELD_NAMES),
   };
 }
 

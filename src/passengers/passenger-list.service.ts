@@ -9,6 +9,7 @@ import { isDuplicateKey } from '../db/duplicate-key';
 import { conflict, notFound, payloadTooLarge, preconditionFailed, unprocessable, type ErrorDetail } from '../errors';
 import type { FlightDocument, FlightModel } from '../flights/flight.model';
 import { formatLocalDateTime } from '../shared/local-time';
+import { CHANGEABLE_PASSENGER_FIELD_NAMES, pickPassengerFields } from './passenger.fields';
 import type { PassengerRecord } from './passenger.record';
 import { planPassengerChanges, type ChangeProblem, type PassengerChangeSet } from './passenger-list.plan';
 import { boundHistoryDetails, describePassengerChanges, passengerListHistory, type HistoryDetailUpdate, type PassengerListHistoryEntry } from './passenger-list.audit';
@@ -78,20 +79,7 @@ export function toPassengerRecords(flightId: number, passengers: readonly Stored
   return passengers.map((passenger, index) => ({
     id: passenger.id,
     idvolo: flightId,
-    surname: passenger.surname,
-    name: passenger.name,
-    luogonascita: passenger.luogonascita,
-    nazionalita: passenger.nazionalita,
-    typedoc: passenger.typedoc,
-    numberdoc: passenger.numberdoc,
-    date_born: passenger.date_born,
-    scadenza: passenger.scadenza,
-    issuingstate: passenger.issuingstate,
-    email: passenger.email,
-    phone: passenger.phone,
-    is_carring_infant: passenger.is_carring_infant,
-    gender: passenger.gender,
-    parent_id: passenger.parent_id,
+    ...pickPassengerFields(passenger, CHANGEABLE_PASSENGER_FIELD_NAMES),
     row_number_parent_id: null,
     row_number: index + 1,
   }));
