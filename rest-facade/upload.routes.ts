@@ -13,6 +13,7 @@ import { HIDDEN_ROWS_POLICIES, type HiddenRowsPolicy } from '../src/passengers/s
 import { MULTIPART_OVERHEAD_BYTES, clientGoneSignal, declaredLength, readStreamWithLimit, uploadTooLarge, watchBodySize } from '../src/shared/read-stream';
 import { readIdParameter, readQueryParameters } from './query';
 import { defineRoute } from './route';
+import { uploadDoc } from './upload.doc';
 
 /** The multipart form field that carries the spreadsheet (the interface's name). */
 export const PAXLIST_FIELD = 'paxlist';
@@ -225,6 +226,7 @@ export function uploadRoutes(config: Config) {
         return warnings.length ? { 'X-Sheet-Warnings': warningsHeader(warnings) } : {};
       },
       toResponse: (data) => data.uploadPassengerList,
+      doc: uploadDoc,
     }),
   ];
 }
