@@ -173,10 +173,3 @@ export type PassengerFieldInputs<K extends PassengerRecordFieldName> = { -readon
 export type PassengerFieldWireValues<K extends PassengerRecordFieldName> = {
   -readonly [Name in K]: (Declared[Name] extends { kind: 'boolean' } ? boolean : Declared[Name] extends { kind: 'int' } ? number : string) | (Declared[Name] extends { nullable: true } ? null : never);
 };
-
-/** The named fields of `source`, in the order named (a record's key order is the contract's). */
-export function pickPassengerFields<T, K extends keyof T & PassengerRecordFieldName>(source: T, names: readonly K[]): Pick<T, K> {
-  const picked = {} as Pick<T, K>;
-  for (const name of names) picked[name] = source[name];
-  return picked;
-}
