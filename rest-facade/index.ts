@@ -5,9 +5,10 @@ import { PASSENGER_TEMPLATE_PATH } from '../src/passengers/passenger-upload.sche
 import type { AnyFacadeRoute } from './route';
 import { facadeContext, facadeHandler, type FacadeHandlerDeps } from './handler';
 import { sendError } from './errors';
-import { buildOpenApiDocument } from './openapi';
+import { buildOpenApiDocument, openApiPath } from './openapi';
 import { passengerRoutes } from './passengers.routes';
 import { timelineRoutes } from './timeline.routes';
+import { templateDoc } from './upload.doc';
 import { templateHandler, uploadRoutes } from './upload.routes';
 import type { Config } from '../src/config';
 
@@ -29,17 +30,14 @@ function methodNotAllowed(path: string, methods: string[]): RequestHandler {
   };
 }
 
-/** `/flight/:flight_id/passenger` → `/flight/{flight_id}/passenger`, as the OpenAPI document writes paths. */
-function openApiPath(path: string): string {
-  return path.replace(/:(\w+)/g, '{$1}');
-}
-
 /** The REST facade: the route table, 405 with Allow for known paths, a JSON 404 for the rest. */
 export function createFacadeRouter(deps: FacadeHandlerDeps & { config: Config; publicBaseUrl(req: Request): string }): Router {
   const router = Router();
-  const document = buildOpenApiDocument();
-  router.get('/openapi.json', (req, res) => {
-    res.json({ ...document, servers: [{ url: `${deps.publicBaseUrl(req)}${FACADE_BASE_PATH}` }] });
+  // Built on first request: its schemas come from the GraphQL schema, which is built asynchronously.
+  let document: ReturnType<typeof buildOpenApiDocument> | undefined;
+  router.get('/openapi.json', (req, res, next) => {
+    document ??= buildOpenApiDocument([...facadeRoutes(deps.config), { method: 'GET', path: TEMPLATE_PATH, doc: templateDoc }]);
+    document.then((built) => res.json({ ...built, servers: [{ url: `${deps.publicBaseUrl(req)}${FACADE_BASE_PATH}` }] }), next);
   });
   router.all('/openapi.json', methodNotAllowed('/openapi.json', ['GET']));
 

@@ -15,11 +15,13 @@ import type { Config } from '../src/config';
 import { AppError, badRequest, ErrorCode, MAX_ERROR_DETAILS, unsupportedMediaType, type ErrorDetail } from '../src/errors';
 import { PassengerListDocument, PushPassengerListDocument, type PassengerRecordFragment } from '../src/graphql/generated/operations';
 import { gatewaySchema } from '../src/graphql/schema';
+import { EXPORT_FORMAT_NAMES, EXPORT_FORMATS, type ExportFormat } from '../src/passengers/export/export-format';
+import type { PassengerFieldWireValues, PassengerRecordFieldName } from '../src/passengers/passenger.fields';
 import { boundedJsonBody } from '../src/http/json-body';
 import { chooseExportFormat, exportETag, exportRepresentation, exportTooLarge, needsFlight, signedLinkPrincipal } from './passenger-export';
 import { formatPath, inputShapeProblems, type ShapeProblem } from './input-shape';
 import { readIdParameter, readQueryParameters } from './query';
-import { defineRoute } from './route';
+import { defineRoute, type RouteDoc } from './route';
 
 const GROUPS = ['created', 'modified', 'deleted'] as const;
 
@@ -135,12 +137,18 @@ export function jsonBody(config: Config): RequestHandler[] {
 /** A list's ETag: its version, quoted (what If-Match and If-None-Match send back). */
 const listETag = (version: number) => `"${version}"`;
 
+/** A record as the contract names and orders it: `id`, then the declared fields (passenger.fields.ts). */
+type ContractPassenger = { id: number } & PassengerFieldWireValues<PassengerRecordFieldName>;
+
 /**
  * A stored record exactly as the contract names and orders a Passenger record, which is also what
  * the push takes in `created`: the per-list integer id the client chose, not a GraphQL object id.
+ * Spelled out rather than copied field by field from the declaration (a literal is two orders of
+ * magnitude faster on a long list: bench/README.md, "Passenger field mapping"); the annotation makes
+ * the compiler refuse it the day the declaration gains or loses a field.
  */
-export function toContractPassenger(passenger: PassengerRecordFragment) {
-  return {
+export function toContractPassenger(passenger: PassengerRecordFragment): ContractPassenger {
+  const record: ContractPassenger = {
     id: passenger.id,
     idvolo: passenger.idvolo,
     surname: passenger.surname,
@@ -160,7 +168,82 @@ export function toContractPassenger(passenger: PassengerRecordFragment) {
     row_number_parent_id: passenger.row_number_parent_id,
     row_number: passenger.row_number,
   };
+  return record;
 }
+
+/** What each exported file is, for the media types of GET …/passenger. */
+const EXPORT_SCHEMAS: Record<Exclude<ExportFormat, 'json'>, object> = {
+  xlsx: { type: 'string', contentEncoding: 'binary', description: 'One sheet: the upload template’s headings, one passenger per row; uploading it gives the same records' },
+  csv: { type: 'string', description: 'UTF-8 with a byte order mark, RFC 4180: the xlsx export’s headings and columns, dates YYYY-MM-DD' },
+  paxlst: { type: 'string', description: 'A UN/EDIFACT PAXLST (D.05B, UNOA) for the flight: reporting party, flight and airports, each passenger’s name, sex, birth, nationality and travel document' },
+  pdf: { type: 'string', contentEncoding: 'binary', description: 'A printable passenger manifest: flight, aircraft, operator, airports and local times, then one row per passenger; page numbers, list version, production time' },
+};
+
+const listETagHeader = { description: 'The list version, quoted, e.g. "3"', schema: { type: 'string' } };
+const flightIdDescription = { flight_id: 'The flight id' };
+
+const readListDoc: RouteDoc = {
+  operationId: 'getPassengerList',
+  summary: 'Read a flight’s passenger list',
+  description:
+    'The flight’s passenger records in list order, each as the push takes it in created (id is the record’s integer id within the list), and the list version as ETag. Send the ETag in If-Match with the next push to refuse concurrent changes (412), or in If-None-Match to be answered 304 while the list is unchanged. A flight without a list answers [] with ETag "0". The same list comes as a file for Accept (or ?format=) xlsx, csv, pdf, paxlst (see docs/rest-api.md, Passenger list exports); a file’s ETag names its format too ("3-xlsx"). Requires scope passengers:read.',
+  scope: 'passengers:read',
+  pathParameters: flightIdDescription,
+  parameters: [
+    { name: 'format', in: 'query', description: 'The representation, whatever Accept says (so a link can ask for a file); without it Accept decides, JSON when absent or */*', schema: { type: 'string', enum: EXPORT_FORMAT_NAMES } },
+    ...(['expires', 'sub', 'signature'] as const).map((name) => ({
+      name,
+      in: 'query' as const,
+      description: `Part of a signed download link from GraphQL's passengerListDownloadUrl, which stands in for the bearer token (401 when changed or expired)`,
+      schema: { type: 'string' },
+    })),
+    { name: 'If-None-Match', in: 'header', description: 'ETag of the list as last read, e.g. "3" (JSON) or "3-xlsx": 304 without a body while the list is at that version', schema: { type: 'string' } },
+  ],
+  ok: {
+    description: 'The records (row_number from 1, in list order), as JSON or as a file of the chosen format',
+    headers: {
+      ETag: { description: 'The list version, quoted, with the format for a file: "3" (JSON), "3-xlsx", "3-csv", "3-pdf", "3-paxlst"', schema: { type: 'string' } },
+      'Content-Disposition': { description: 'For a file: attachment; filename="flight-<id>-passengers-v<version>.<ext>"', schema: { type: 'string' } },
+      Vary: { description: 'Accept', schema: { type: 'string' } },
+    },
+    content: {
+      'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/StoredPassenger' } } },
+      ...Object.fromEntries(EXPORT_FORMAT_NAMES.filter((name) => name !== 'json').map((name) => [EXPORT_FORMATS[name].mediaType, { schema: EXPORT_SCHEMAS[name] }])),
+    },
+  },
+  responses: {
+    '304': { description: 'The list is still at the version If-None-Match names', headers: { ETag: listETagHeader } },
+    '400': 'A flight id that is not a positive integer, an unknown format, or another query parameter',
+    '404': 'No such flight',
+    '406': 'Accept names no representation offered (the message lists them)',
+    '413': 'The file would exceed the response size limit (RESPONSE_MAX_BYTES)',
+    '422': 'format=paxlst on a service without the PAXLST settings',
+  },
+};
+
+const pushDoc: RouteDoc = {
+  operationId: 'pushPassengerChanges',
+  summary: 'Push a passenger list change set',
+  description:
+    'Applies created, modified and deleted records to the flight’s passenger list in one atomic update, or nothing. Requires scope passengers:write. The response ETag is the list version; send it back in If-Match to refuse concurrent changes (412).',
+  scope: 'passengers:write',
+  pathParameters: flightIdDescription,
+  parameters: [
+    { name: 'If-Match', in: 'header', description: 'ETag of the list as last read, e.g. "3"; * or absent: any version', schema: { type: 'string' } },
+    { name: 'Idempotency-Key', in: 'header', description: 'Retries with the same key and body within 24 hours return the first answer; another body with the key is a 409', schema: { type: 'string', maxLength: 200 } },
+  ],
+  requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/PassengerChanges' } } } },
+  ok: { description: 'Applied (or a retry of an applied change set)', headers: { ETag: listETagHeader }, content: { 'application/json': { schema: { $ref: '#/components/schemas/PushResult' } } } },
+  responses: {
+    '400': 'Not a change set: missing groups, unknown members or wrong JSON types (every problem at once, each detail naming its member, e.g. created[0].is_carring_infant: expected true or false), or a bad If-Match or Idempotency-Key',
+    '404': 'No such flight',
+    '409': 'A created id exists with other content, or the Idempotency-Key was used with another body',
+    '412': 'If-Match names a version that is no longer current',
+    '413': 'Body larger than JSON_MAX_BYTES',
+    '415': 'Content-Type is not application/json',
+    '422': 'Invalid records; details list each problem with group, index, id, field and message',
+  },
+};
 
 export function passengerRoutes(config: Config) {
   return [
@@ -191,6 +274,7 @@ export function passengerRoutes(config: Config) {
         return file;
       },
       toResponse: (data) => data.passengerList.passengers.map(toContractPassenger),
+      doc: readListDoc,
     }),
     defineRoute({
       method: 'POST',
@@ -218,6 +302,7 @@ export function passengerRoutes(config: Config) {
         passengers: result.passengers,
         warnings: result.warnings.map((warning) => ({ code: warning.code, id: warning.id, message: warning.message })),
       }),
+      doc: pushDoc,
     }),
   ];
 }

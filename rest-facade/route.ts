@@ -38,6 +38,42 @@ export interface FacadeRoute<Data = unknown, Variables extends Record<string, un
   vary?: string[];
   /** Extra response headers derived from the data or the response extensions (warnings…). */
   toHeaders?(data: Data, extensions: Record<string, unknown>): Record<string, string>;
+  /** What the OpenAPI document says of the route beyond what it derives (openapi.ts). */
+  doc: RouteDoc;
+}
+
+/** A query or header parameter, as the OpenAPI document describes it. */
+export interface ParameterDoc {
+  name: string;
+  in: 'query' | 'header';
+  description: string;
+  required?: boolean;
+  /** The operation variable the parameter becomes: its GraphQL type gives the schema, `schema` refines it. */
+  variable?: string;
+  schema?: Record<string, unknown>;
+}
+
+/**
+ * The prose of a route's OpenAPI operation, which nothing else holds. The document derives the
+ * rest: the path, its parameters and the method from the table, the schemas from the operation,
+ * and the answers every route gives (401, 403 and 429 when it needs a scope, 405, 503 when it runs
+ * an operation).
+ */
+export interface RouteDoc {
+  operationId: string;
+  summary: string;
+  description?: string;
+  /** The scope the operation's resolver demands (the route's OpenAPI security); null: no token. */
+  scope: string | null;
+  /** Descriptions of the path's parameters (each a positive integer id), by name. */
+  pathParameters?: Record<string, string>;
+  /** Query and header parameters, after the path's. */
+  parameters?: ParameterDoc[];
+  requestBody?: Record<string, unknown>;
+  /** The 200 answer: its description, headers and content by media type. */
+  ok: { description: string; headers?: Record<string, unknown>; content: Record<string, unknown> };
+  /** The route's other answers by status: the description of its error body, or a whole response object (a 304). */
+  responses: Record<string, string | Record<string, unknown>>;
 }
 
 /** A response body of its own media type, with the headers that go with it (Content-Disposition…). */

@@ -13,6 +13,7 @@ import { clientGoneSignal } from '../src/shared/read-stream';
 import type { ReceivedFile } from '../src/shared/received-file';
 import { readIdParameter, readQueryParameters } from './query';
 import { defineRoute } from './route';
+import { uploadDoc } from './upload.doc';
 
 /** The multipart form field that carries the spreadsheet (the interface's name). */
 export const PAXLIST_FIELD = 'paxlist';
@@ -163,6 +164,7 @@ export function uploadRoutes(config: Config) {
         return warnings.length ? { 'X-Sheet-Warnings': warningsHeader(warnings) } : {};
       },
       toResponse: (data) => data.uploadPassengerList,
+      doc: uploadDoc,
     }),
   ];
 }

@@ -1,5 +1,7 @@
 import { Field, Int, ObjectType } from 'type-graphql';
 import { listComplexity } from '../graphql-kit/complexity';
+import { CHANGEABLE_PASSENGER_FIELD_NAMES } from './passenger.fields';
+import { withPassengerFields } from './passenger-fields.type';
 
 /*
  * The audit trail of a passenger list. Field names are the contract's (`luogonascita`,
@@ -15,7 +17,7 @@ import { listComplexity } from '../graphql-kit/complexity';
  */
 const DETAIL_ROWS = 20;
 /** Fields a record has that a push can change (a modification lists at most these). */
-const AUDITED_FIELD_COUNT = 14;
+const AUDITED_FIELD_COUNT = CHANGEABLE_PASSENGER_FIELD_NAMES.length;
 
 @ObjectType({ description: 'A field a push changed, with the values stored before and after.' })
 export class PassengerFieldChange {
@@ -41,53 +43,16 @@ export class PassengerListModification {
   changes: PassengerFieldChange[];
 }
 
-@ObjectType({ description: 'A record a push deleted, with the values it last had on the list.' })
-export class PassengerListDeletedRecord {
+/** The deleted record's number leads its fields, before the declared ones. */
+@ObjectType({ description: 'The number of a deleted passenger record.' })
+abstract class PassengerListDeletedRecordId {
   @Field(() => Int, { name: 'recordId', description: 'The record’s number within the flight’s list (the v0 interface’s `id`).' })
   id: number;
-
-  @Field({ description: 'Surname, upper case.' })
-  surname: string;
-
-  @Field({ description: 'Given names, upper case.' })
-  name: string;
-
-  @Field({ description: 'Country of birth, ISO 3166-1 alpha-2.' })
-  luogonascita: string;
-
-  @Field({ description: 'Nationality, ISO 3166-1 alpha-2.' })
-  nazionalita: string;
-
-  @Field({ description: 'Travel document type: P passport, I identity card.' })
-  typedoc: string;
-
-  @Field({ description: 'Travel document number.' })
-  numberdoc: string;
-
-  @Field({ description: 'Date of birth, YYYY-MM-DD.' })
-  date_born: string;
-
-  @Field({ description: 'Document expiry, YYYY-MM-DD.' })
-  scadenza: string;
-
-  @Field({ description: 'Document issuing state, ISO 3166-1 alpha-2.' })
-  issuingstate: string;
-
-  @Field(() => String, { nullable: true, description: 'E-mail address; null when none was given.' })
-  email: string | null;
-
-  @Field(() => String, { nullable: true, description: 'Phone number, E.164; null when none was given.' })
-  phone: string | null;
-
-  @Field({ description: 'True when the passenger carried an infant (the interface spells it so).' })
-  is_carring_infant: boolean;
-
-  @Field({ description: 'M, F or I.' })
-  gender: string;
-
-  @Field(() => Int, { nullable: true, description: 'The recordId of its parent record, if it had one.' })
-  parent_id: number | null;
 }
+
+/** The stored fields a push can change, with the record's descriptions (passenger.fields.ts). */
+@ObjectType({ description: 'A record a push deleted, with the values it last had on the list.' })
+export class PassengerListDeletedRecord extends withPassengerFields(PassengerListDeletedRecordId, CHANGEABLE_PASSENGER_FIELD_NAMES) {}
 
 @ObjectType({
   description:

@@ -8,6 +8,7 @@ import {
   type StoredPassenger,
 } from './passenger-list.model';
 import type { ChangePlan } from './passenger-list.plan';
+import { CHANGEABLE_PASSENGER_FIELD_NAMES } from './passenger.fields';
 
 /**
  * Most bytes (BSON, all entries together) the record-by-record detail of a list's history may take.
@@ -19,9 +20,7 @@ import type { ChangePlan } from './passenger-list.plan';
 export const PASSENGER_LIST_HISTORY_DETAIL_BYTES = 2 * 1024 * 1024;
 
 /** The stored fields an audit compares, under the contract's names (`id` never changes; `idvolo` is the list's flight). */
-const AUDITED_FIELDS = [
-  'surname', 'name', 'luogonascita', 'nazionalita', 'typedoc', 'numberdoc', 'date_born', 'scadenza', 'issuingstate', 'email', 'phone', 'is_carring_infant', 'gender', 'parent_id',
-] as const satisfies readonly (keyof StoredPassenger)[];
+const AUDITED_FIELDS = CHANGEABLE_PASSENGER_FIELD_NAMES satisfies readonly (keyof StoredPassenger)[];
 
 /**
  * What a planned push does record by record: the ids it creates, the fields it really changes in

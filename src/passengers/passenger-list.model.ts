@@ -1,6 +1,7 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { PendingChangeEvent } from '../changes/change-event';
 import { pendingEventSchema } from '../changes/change-event.model';
+import { CHANGEABLE_PASSENGER_FIELD_NAMES, PASSENGER_RECORD_FIELDS, type PassengerFieldDeclaration } from './passenger.fields';
 import type { PassengerFields } from './passenger.record';
 
 /** A passenger as stored inside its flight's list (the spec's field names; `idvolo` is the list's flight). */
@@ -131,23 +132,17 @@ export const PASSENGER_LIST_REQUEST_LIMIT = 1000;
 /** Longest token subject, token id or key stored in a history entry. */
 export const STORED_TEXT_MAX = 200;
 
+/** A declared field as a stored path: required unless it may be empty, and then empty as null (or false for a flag). */
+function storedPath(field: PassengerFieldDeclaration) {
+  const type = { string: String, boolean: Boolean, int: Number }[field.kind];
+  if (field.nullable) return { type, default: null };
+  return field.kind === 'boolean' ? { type, default: false } : { type, required: true };
+}
+
 const passengerSchema = new Schema<StoredPassenger>(
   {
     id: { type: Number, required: true },
-    surname: { type: String, required: true },
-    name: { type: String, required: true },
-    luogonascita: { type: String, required: true },
-    nazionalita: { type: String, required: true },
-    typedoc: { type: String, required: true },
-    numberdoc: { type: String, required: true },
-    date_born: { type: String, required: true },
-    scadenza: { type: String, required: true },
-    issuingstate: { type: String, required: true },
-    email: { type: String, default: null },
-    phone: { type: String, default: null },
-    is_carring_infant: { type: Boolean, default: false },
-    gender: { type: String, required: true },
-    parent_id: { type: Number, default: null },
+    ...Object.fromEntries(CHANGEABLE_PASSENGER_FIELD_NAMES.map((name) => [name, storedPath(PASSENGER_RECORD_FIELDS[name])])),
   },
   { _id: false },
 );

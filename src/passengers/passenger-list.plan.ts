@@ -1,11 +1,12 @@
-import { normalizePassenger, type NormalizedPassengerFields, type PassengerFieldName } from './passenger.normalize';
+import { PASSENGER_FIELD_NAMES, type PassengerRecordFieldName } from './passenger.fields';
+import { normalizePassenger, type NormalizedPassengerFields } from './passenger.normalize';
 import type { StoredPassenger } from './passenger-list.model';
 
 /** The three groups of a push body. */
 export type ChangeGroup = 'created' | 'modified' | 'deleted';
 
 /** A record of a push as received (every field optional; see PassengerInput). */
-export type PassengerChange = Partial<Record<PassengerFieldName | 'id' | 'idvolo' | 'parent_id' | 'row_number_parent_id' | 'row_number', unknown>>;
+export type PassengerChange = Partial<Record<PassengerRecordFieldName | 'id', unknown>>;
 
 export interface PassengerChangeSet {
   created: PassengerChange[];
@@ -44,9 +45,6 @@ export interface ChangePlan {
   conflicts: ChangeProblem[];
 }
 
-const PASSENGER_FIELDS: readonly PassengerFieldName[] = [
-  'surname', 'name', 'luogonascita', 'nazionalita', 'typedoc', 'numberdoc', 'date_born', 'scadenza', 'issuingstate', 'email', 'phone', 'is_carring_infant', 'gender',
-];
 
 interface Origin {
   group: ChangeGroup;
@@ -138,7 +136,7 @@ class Planner {
     if (this.deleting.has(id)) return this.problem(origin, id, 'id', `passenger ${id} is both modified and deleted`);
     this.checkFlight(origin, id, record);
     const merged: Record<string, unknown> = { ...before };
-    for (const field of PASSENGER_FIELDS) if (record[field] !== undefined) merged[field] = record[field];
+    for (const field of PASSENGER_FIELD_NAMES) if (record[field] !== undefined) merged[field] = record[field];
     const { value, problems: fieldProblems } = normalizePassenger(merged, { today: this.context.today });
     this.report(origin, id, fieldProblems);
     if (record.parent_id !== undefined && record.parent_id !== null && !isId(record.parent_id)) {
@@ -279,5 +277,5 @@ function toStored(id: number, fields: NormalizedPassengerFields, parentId: numbe
 }
 
 function samePassenger(a: StoredPassenger, b: StoredPassenger): boolean {
-  return a.parent_id === b.parent_id && PASSENGER_FIELDS.every((field) => a[field] === b[field]);
+  return a.parent_id === b.parent_id && PASSENGER_FIELD_NAMES.every((field) => a[field] === b[field]);
 }

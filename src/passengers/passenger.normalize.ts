@@ -1,5 +1,6 @@
 import { isSupportedCountry, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
 import { countryName, foldText, languageName, lookupCountry, readCountry } from './country-lookup';
+import type { PassengerFieldName } from './passenger.fields';
 import type { DocumentType, GenderCode, PassengerFields } from './passenger.record';
 
 /**
@@ -35,7 +36,7 @@ function memoized<T>(normalize: (value: unknown) => Normalized<T>, limit = 5000)
 /** The passenger's own fields, after normalisation; list fields (id, row numbers…) are the caller's. */
 export type NormalizedPassengerFields = PassengerFields;
 
-export type PassengerFieldName = keyof NormalizedPassengerFields;
+export type { PassengerFieldName } from './passenger.fields';
 
 export interface FieldProblem {
   field: PassengerFieldName;
@@ -485,22 +486,11 @@ const RULES = FIELD_NAMES.map((field) => {
   return { field, required: !('empty' in rule), empty: rule.empty, normalize: rule.normalize };
 });
 
+/** Every field in place and unset, in the rules' order: copied, it gives every passenger one object shape. */
+const UNSET_FIELDS = Object.fromEntries(FIELD_NAMES.map((field) => [field, undefined])) as Record<PassengerFieldName, undefined>;
+
 function unsetFields(): Record<PassengerFieldName, undefined> {
-  return {
-    surname: undefined,
-    name: undefined,
-    date_born: undefined,
-    luogonascita: undefined,
-    nazionalita: undefined,
-    typedoc: undefined,
-    numberdoc: undefined,
-    scadenza: undefined,
-    issuingstate: undefined,
-    email: undefined,
-    phone: undefined,
-    is_carring_infant: undefined,
-    gender: undefined,
-  };
+  return { ...UNSET_FIELDS };
 }
 
 /**

@@ -1,6 +1,8 @@
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
 import { LIST_ROWS, listComplexity } from '../graphql-kit/complexity';
 import { Node } from '../graphql-kit/node';
+import { PASSENGER_RECORD_FIELD_NAMES } from './passenger.fields';
+import { withPassengerFields, withPassengerInputFields } from './passenger-fields.type';
 
 /*
  * Passenger records keep the interface's own field names in GraphQL too (`luogonascita`,
@@ -8,64 +10,8 @@ import { Node } from '../graphql-kit/node';
  * read the same whichever API a client uses, and the facade passes records through untouched.
  */
 
-/**
- * The interface's fields of a passenger record, shared by stored records and upload previews
- * (decorated so type-graphql lets the subclasses inherit them; no field returns it, so it stays
- * out of the schema).
- */
-@ObjectType({ description: 'The v0 interface’s fields of a passenger record.' })
-abstract class PassengerFields {
-  @Field(() => Int, { description: 'The flight the passenger belongs to (the interface’s name for the flight id).' })
-  idvolo: number;
-
-  @Field({ description: 'Surname, upper case.' })
-  surname: string;
-
-  @Field({ description: 'Given names, upper case.' })
-  name: string;
-
-  @Field({ description: 'Country of birth, ISO 3166-1 alpha-2.' })
-  luogonascita: string;
-
-  @Field({ description: 'Nationality, ISO 3166-1 alpha-2.' })
-  nazionalita: string;
-
-  @Field({ description: 'Travel document type: P passport, I identity card.' })
-  typedoc: string;
-
-  @Field({ description: 'Travel document number, upper case, without spaces.' })
-  numberdoc: string;
-
-  @Field({ description: 'Date of birth, YYYY-MM-DD.' })
-  date_born: string;
-
-  @Field({ description: 'Document expiry, YYYY-MM-DD.' })
-  scadenza: string;
-
-  @Field({ description: 'Document issuing state, ISO 3166-1 alpha-2.' })
-  issuingstate: string;
-
-  @Field(() => String, { nullable: true, description: 'E-mail address, lower case; null when not given.' })
-  email: string | null;
-
-  @Field(() => String, { nullable: true, description: 'E.164, e.g. +393331234567; null when not given.' })
-  phone: string | null;
-
-  @Field({ description: 'True when the passenger carries an infant (the interface spells it so).' })
-  is_carring_infant: boolean;
-
-  @Field({ description: 'M, F or I.' })
-  gender: string;
-
-  @Field(() => Int, { nullable: true, description: 'The recordId of the parent record in the same list (an infant’s carrying adult).' })
-  parent_id: number | null;
-
-  @Field(() => Int, { nullable: true, description: 'The row_number of the parent row within the same list.' })
-  row_number_parent_id: number | null;
-
-  @Field(() => Int, { description: 'Position in the list, from 1.' })
-  row_number: number;
-}
+/** The interface's fields of a stored record or a preview, declared in passenger.fields.ts. */
+const PassengerFields = withPassengerFields(class PassengerRecord {}, PASSENGER_RECORD_FIELD_NAMES);
 
 /*
  * A record's number (the interface's `id`) is unique only within its flight's list, so it cannot be
@@ -94,65 +40,18 @@ export class PassengerPreview extends PassengerFields {
   id: null;
 }
 
+/** The record's number leads the input's fields, before the declared ones. */
+@InputType({ description: 'The number of a passenger record in a push.' })
+abstract class PassengerInputId {
+  @Field(() => Int, { nullable: true, description: 'The record’s number within the flight’s list (Passenger.recordId, the v0 interface’s `id`): in `created` a new integer of your choice, unique within the flight; in `modified` the record to change.' })
+  id?: number | null;
+}
+
 @InputType({
   description:
     'A passenger record in a push. Every field is optional here so that all problems of a change set come back together (422); in `created` the interface’s required fields must be present, in `modified` absent fields keep their stored value.',
 })
-export class PassengerInput {
-  @Field(() => Int, { nullable: true, description: 'The record’s number within the flight’s list (Passenger.recordId, the v0 interface’s `id`): in `created` a new integer of your choice, unique within the flight; in `modified` the record to change.' })
-  id?: number | null;
-
-  @Field(() => Int, { nullable: true, description: 'The flight id; when present it must equal the flightId argument.' })
-  idvolo?: number | null;
-
-  @Field(() => String, { nullable: true, description: 'Surname (stored upper case).' })
-  surname?: string | null;
-
-  @Field(() => String, { nullable: true, description: 'Given names (stored upper case).' })
-  name?: string | null;
-
-  @Field(() => String, { nullable: true, description: 'Country of birth: ISO 3166-1 alpha-2 or alpha-3 code, or English name.' })
-  luogonascita?: string | null;
-
-  @Field(() => String, { nullable: true, description: 'Nationality: ISO 3166-1 alpha-2 or alpha-3 code, or English name.' })
-  nazionalita?: string | null;
-
-  @Field(() => String, { nullable: true, description: 'Travel document type: P passport, I identity card.' })
-  typedoc?: string | null;
-
-  @Field(() => String, { nullable: true, description: 'Travel document number.' })
-  numberdoc?: string | null;
-
-  @Field(() => String, { nullable: true, description: 'Date of birth, YYYY-MM-DD (other common date formats are normalised).' })
-  date_born?: string | null;
-
-  @Field(() => String, { nullable: true, description: 'Document expiry, YYYY-MM-DD (other common date formats are normalised).' })
-  scadenza?: string | null;
-
-  @Field(() => String, { nullable: true, description: 'Document issuing state: ISO 3166-1 code or English name.' })
-  issuingstate?: string | null;
-
-  @Field(() => String, { nullable: true, description: 'E-mail address, or null.' })
-  email?: string | null;
-
-  @Field(() => String, { nullable: true, description: 'Phone number, international form preferred (stored as E.164), or null.' })
-  phone?: string | null;
-
-  @Field(() => Boolean, { nullable: true, description: 'True when the passenger carries an infant.' })
-  is_carring_infant?: boolean | null;
-
-  @Field(() => String, { nullable: true, description: 'M, F or I.' })
-  gender?: string | null;
-
-  @Field(() => Int, { nullable: true, description: 'The recordId of the parent record (an infant’s carrying adult), or null.' })
-  parent_id?: number | null;
-
-  @Field(() => Int, { nullable: true, description: 'In `created`: the parent’s row_number in this push (as the upload returns it).' })
-  row_number_parent_id?: number | null;
-
-  @Field(() => Int, { nullable: true, description: 'Position in the list, from 1 (as the upload returns it).' })
-  row_number?: number | null;
-}
+export class PassengerInput extends withPassengerInputFields(PassengerInputId, PASSENGER_RECORD_FIELD_NAMES) {}
 
 @InputType({ description: 'One change set of a flight’s passenger list, applied all or nothing.' })
 export class PassengerListChangesInput {

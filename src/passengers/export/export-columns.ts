@@ -1,23 +1,8 @@
+import type { PassengerFieldName, PassengerFieldWireValues } from '../passenger.fields';
 import { PASSENGER_SHEET_COLUMNS, type SheetField } from '../sheet/heading-aliases';
 
 /** A passenger as an export reads it: the v0 interface's record (what GET …/passenger answers in JSON). */
-export interface ExportPassenger {
-  id: number;
-  surname: string;
-  name: string;
-  luogonascita: string;
-  nazionalita: string;
-  typedoc: string;
-  numberdoc: string;
-  date_born: string;
-  scadenza: string;
-  issuingstate: string;
-  email?: string | null;
-  phone?: string | null;
-  is_carring_infant: boolean;
-  gender: string;
-  parent_id?: number | null;
-}
+export type ExportPassenger = { id: number; parent_id?: number | null } & PassengerFieldWireValues<PassengerFieldName>;
 
 /** One export cell before a format spells it: text, a calendar date (`YYYY-MM-DD`), a row number, or empty. */
 export type ExportValue = { kind: 'text'; text: string } | { kind: 'date'; text: string } | { kind: 'number'; value: number } | null;

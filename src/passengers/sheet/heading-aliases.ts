@@ -1,6 +1,6 @@
 import { closest, distance } from 'fastest-levenshtein';
 import { foldText } from '../country-lookup';
-import type { PassengerFieldName } from '../passenger.normalize';
+import type { PassengerFieldName } from '../passenger.fields';
 
 /** A passenger field a sheet column can hold: the passenger's own fields plus the parent row. */
 export type SheetField = PassengerFieldName | 'row_number_parent_id';

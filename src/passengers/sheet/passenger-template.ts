@@ -1,12 +1,16 @@
 import ExcelJS from 'exceljs';
+import { PASSENGER_FIELDS } from '../passenger.fields';
 import { PASSENGER_SHEET_COLUMNS, type SheetField } from './heading-aliases';
 
 /** Rows below the header that carry the drop-down lists and formats. */
 const TEMPLATE_ROWS = 2000;
 
+/** An Excel list validation's formula: the codes, quoted and comma-separated. */
+const listOf = (values: readonly string[]) => `"${values.join(',')}"`;
+
 const LISTS: Partial<Record<SheetField, string>> = {
-  typedoc: '"P,I"',
-  gender: '"M,F,I"',
+  typedoc: listOf(PASSENGER_FIELDS.typedoc.values),
+  gender: listOf(PASSENGER_FIELDS.gender.values),
   is_carring_infant: '"yes,no"',
 };
 
