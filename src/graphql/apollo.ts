@@ -130,7 +130,7 @@ export function createApolloServer(schema: GraphQLSchema, config: Config, logger
     plugins: [
       ...observers,
       // No cache hints are used; Apollo's default cache-control plugin would wrap every field
-      // resolver (measured: a third of a 5,000-entry timeline's GraphQL time).
+      // resolver (its cost: bench/README.md, the timeline's GraphQL profile).
       ApolloServerPluginCacheControlDisabled(),
       requestGuardsPlugin(schema, config),
       // After the guards: a document refused for its shape is a 400 whatever the database does.
