@@ -94,13 +94,14 @@ describe('large timeline reads take turns (TIMELINE_LARGE_READS_MAX, TIMELINE_LA
     return { inFlight: read('timeline_large_reads_in_flight'), waiting: read('timeline_large_reads_waiting') };
   }
 
-  /** Scrapes until the gauges show `wanted` (the test's own time limit ends a wait that never comes). */
+  /** Scrapes until the gauges show `wanted`; after many scrapes without, fails saying what it saw. */
   async function until(wanted: { inFlight: number; waiting: number }): Promise<void> {
-    for (;;) {
-      const seen = await gauges();
-      if (seen.inFlight === wanted.inFlight && seen.waiting === wanted.waiting) return;
+    let seen = await gauges();
+    for (let scrape = 0; scrape < 1500 && (seen.inFlight !== wanted.inFlight || seen.waiting !== wanted.waiting); scrape += 1) {
       await new Promise((resolve) => setTimeout(resolve, 20));
+      seen = await gauges();
     }
+    expect(seen).toEqual(wanted);
   }
 
   it('serves two large reads one after the other: the second waits until the first one’s answer is sent', async () => {
