@@ -1,4 +1,4 @@
-import { AppError, ErrorCode } from '../errors';
+import { AppError, ErrorCode, queryTimeout } from '../errors';
 import { clientGone } from '../shared/read-stream';
 
 /** Seconds a refused or timed-out client is told to wait: a large read takes about a second at 20,000 flights. */
@@ -17,6 +17,8 @@ export interface LargeReadWait {
   ended?: AbortSignal;
   /** Longest wait, in ms: what is left of the request's execution time limit. */
   waitLimitMs: number;
+  /** That limit (GRAPHQL_TIMEOUT_MS): a wait that spends it ends as any query past it, QUERY_TIMEOUT. */
+  timeLimitMs: number;
 }
 
 interface Waiter {
@@ -28,8 +30,8 @@ interface Waiter {
  * reply while it arrives, its entries, then its answer's bytes until the socket has taken them, and
  * without a cap N requests in flight hold N of each (docs/performance.md, "Scaling to 20,000
  * flights"). A counting semaphore with a first-come queue: a turn passes to the oldest waiter when a
- * read releases its own. A waiter leaves the queue when its request ends or its time is up; the
- * queue is bounded, one more read is refused at once (503, Retry-After). Small reads never come
+ * read releases its own. A waiter leaves the queue when its request ends or its time is up (the
+ * wait counts against GRAPHQL_TIMEOUT_MS: QUERY_TIMEOUT, as for a query that ran past it); the queue is bounded, one more read is refused at once (503, Retry-After). Small reads never come
  * here (TimelineService decides which reads are large), so they never wait behind large ones.
  * Hand-written: the semaphores on npm (async-mutex, p-limit) have no per-waiter abort and no
  * bounded queue, the two things this one is for.
@@ -46,11 +48,11 @@ export class LargeReadGate {
   }
 
   /** Resolves with the turn's release (call it once the read's answer is sent) when the read may go. */
-  async enter({ ended, waitLimitMs }: LargeReadWait): Promise<() => void> {
+  async enter({ ended, waitLimitMs, timeLimitMs }: LargeReadWait): Promise<() => void> {
     if (ended?.aborted) throw clientGone();
     if (this.inFlight < this.limits.maxInFlight && this.waiting.length === 0) return this.take();
     if (this.waiting.length >= this.limits.maxWaiting) throw this.queueFull();
-    if (waitLimitMs <= 0) throw this.waitedTooLong(0);
+    if (waitLimitMs <= 0) throw queryTimeout(timeLimitMs);
     return new Promise<() => void>((resolve, reject) => {
       const waiter: Waiter = {
         admit: () => {
@@ -65,7 +67,7 @@ export class LargeReadGate {
         reject(error);
       };
       const onEnded = () => leave(clientGone());
-      const timer = setTimeout(() => leave(this.waitedTooLong(waitLimitMs)), waitLimitMs);
+      const timer = setTimeout(() => leave(queryTimeout(timeLimitMs)), waitLimitMs);
       const settle = () => {
         clearTimeout(timer);
         ended?.removeEventListener('abort', onEnded);
@@ -92,14 +94,6 @@ export class LargeReadGate {
     return new AppError(
       ErrorCode.SERVICE_UNAVAILABLE,
       `Too many large timeline reads at once: ${maxInFlight} running (TIMELINE_LARGE_READS_MAX) and ${maxWaiting} waiting (TIMELINE_LARGE_READS_QUEUE); try again shortly, or ask for a shorter range`,
-      { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } },
-    );
-  }
-
-  private waitedTooLong(waitedMs: number): AppError {
-    return new AppError(
-      ErrorCode.SERVICE_UNAVAILABLE,
-      `A large timeline read waited ${Math.round(waitedMs)} ms for one of the ${this.limits.maxInFlight} turns (TIMELINE_LARGE_READS_MAX) until its time limit (GRAPHQL_TIMEOUT_MS) was spent; try again shortly, or ask for a shorter range`,
       { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } },
     );
   }

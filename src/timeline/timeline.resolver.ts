@@ -24,7 +24,8 @@ export class TimelineResolver {
   ) {
     const zone = resolveTimeZone(timeZone, ctx.config.timezone);
     // The wait for a large read's turn counts against the request's execution time limit.
-    const waitLimitMs = ctx.executionDeadline === undefined ? ctx.config.limits.graphqlTimeoutMs : ctx.executionDeadline - performance.now();
-    return ctx.services.timeline.events(view, parseDateRange(start, end, zone), zone, { ended: ctx.ended, waitLimitMs });
+    const timeLimitMs = ctx.config.limits.graphqlTimeoutMs;
+    const waitLimitMs = ctx.executionDeadline === undefined ? timeLimitMs : ctx.executionDeadline - performance.now();
+    return ctx.services.timeline.events(view, parseDateRange(start, end, zone), zone, { ended: ctx.ended, waitLimitMs, timeLimitMs });
   }
 }

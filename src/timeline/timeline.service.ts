@@ -64,6 +64,8 @@ export interface TimelineRequest {
   ended?: AbortSignal;
   /** Longest a large read may wait for its turn, in ms (what is left of GRAPHQL_TIMEOUT_MS). */
   waitLimitMs: number;
+  /** GRAPHQL_TIMEOUT_MS, named by the QUERY_TIMEOUT of a wait that spent it. */
+  timeLimitMs: number;
 }
 
 /** A flight as the timeline's aggregate returns it: the fields an entry shows, and its passenger count. */
@@ -94,25 +96,31 @@ export class TimelineService {
    */
   async events(view: TimelineView, range: InstantRange, timeZone: string, request?: TimelineRequest): Promise<TimelineEventData[]> {
     if (!request || !this.isLarge(range)) return this.read(view, range, timeZone);
-    const release = await this.deps.largeReads.enter(request);
     const { ended } = request;
     if (!ended) {
+      const release = await this.deps.largeReads.enter(request);
       try {
         return await this.read(view, range, timeZone);
       } finally {
         release();
       }
     }
+    // One turn per request, whatever its large reads (aliases): a request waiting for a second turn
+    // while holding its first until its answer is sent would wait for itself.
+    let turn = this.turns.get(ended);
+    if (!turn) this.turns.set(ended, (turn = this.turnUntilEnd(request, ended)));
+    await turn;
+    return this.read(view, range, timeZone);
+  }
+
+  /** Each request's turn, for as long as the request lives. */
+  private readonly turns = new WeakMap<AbortSignal, Promise<void>>();
+
+  /** Takes a turn and gives it back when the request ends (its answer sent, or its client gone). */
+  private async turnUntilEnd(request: TimelineRequest, ended: AbortSignal): Promise<void> {
+    const release = await this.deps.largeReads.enter(request);
     if (ended.aborted) release();
     else ended.addEventListener('abort', release, { once: true });
-    try {
-      return await this.read(view, range, timeZone);
-    } catch (error) {
-      // No answer of this read's size follows an error.
-      ended.removeEventListener('abort', release);
-      release();
-      throw error;
-    }
   }
 
   /** Large reads holding a turn, and waiting for one (the /metrics gauges). */

@@ -153,6 +153,17 @@ describe('large timeline reads take turns (TIMELINE_LARGE_READS_MAX, TIMELINE_LA
     await until({ inFlight: 0, waiting: 0 });
   });
 
+  it('serves a GraphQL request with two large timelines (aliases) under one turn, never waiting for itself', async () => {
+    const range = 'view: CALENDAR, start: "2026-05-01", end: "2026-05-31"';
+    const query = JSON.stringify({ query: `{ a: timelineEvents(${range}) { flightId } b: timelineEvents(${range}) { flightId } }` });
+    const both = held('/graphql', 'POST', query);
+    expect((await both.head).statusCode).toBe(200);
+    const answer = JSON.parse(await both.body()) as { data: { a: unknown[]; b: unknown[] } };
+    expect(answer.data.a).toHaveLength(FLIGHTS);
+    expect(answer.data.b).toHaveLength(FLIGHTS);
+    await until({ inFlight: 0, waiting: 0 });
+  });
+
   it('lets a waiting read whose client went away leave the queue', async () => {
     const first = held(LARGE);
     await first.head;
