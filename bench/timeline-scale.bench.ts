@@ -15,7 +15,9 @@
  * measured to its end. `BENCH_SCALE_ROUNDS` (default 5) and `BENCH_SCALE_CONCURRENT=0` (skip part 2)
  * focus a run; `BENCH_NODE_FLAGS` as for the timeline benchmark; `BENCH_SCALE_COMPARE=<directory>`
  * (another checkout, with its node_modules) adds that code's servers to every round, labelled
- * "before", to measure a change against what it replaces in the same minutes.
+ * "before", to measure a change against what it replaces in the same minutes. `BENCH_SCALE_SERVER_ENV`
+ * (a JSON object of variables) configures every server, `BENCH_SCALE_COMPARE_ENV` the "before" ones
+ * on top (with BENCH_SCALE_COMPARE set to this tree: the same code under two settings).
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -89,6 +91,11 @@ function serviceV8Flags(): string[] {
   return (JSON.parse(readFileSync(path.join(root, 'scripts', 'v8-flags.json'), 'utf8')) as { service: string[] }).service;
 }
 
+/** Settings (a JSON object of variables) an environment variable of the benchmark gives its servers. */
+function settingsFrom(name: string): Record<string, string> {
+  return JSON.parse(process.env[name] ?? '{}') as Record<string, string>;
+}
+
 async function startServer(flights: number, flags: string[], code = 'this tree', root = path.join(__dirname, '..'), env: Record<string, string> = {}): Promise<Server> {
   // This tree's engine (the @broker/embedded-mongo package) for either tree's service.
   const engine = await startChild([...flags, require.resolve('@broker/embedded-mongo/cli'), '--port', '0'], process.env, /^(mongodb:\/\/\S+)\n/m, 'embedded engine');
@@ -96,7 +103,7 @@ async function startServer(flights: number, flags: string[], code = 'this tree',
     const script = path.join(root, `bench/timeline-server${EXTENSION}`);
     // Every request measured to its end: on a loaded machine a 20,000-entry request under 16
     // connections outlasts the default 5 s execution limit, and a stopped request costs less.
-    const serverEnv = { GRAPHQL_TIMEOUT_MS: '120000', DB_OPERATION_TIMEOUT_MS: '120000', ...env };
+    const serverEnv = { GRAPHQL_TIMEOUT_MS: '120000', DB_OPERATION_TIMEOUT_MS: '120000', ...settingsFrom('BENCH_SCALE_SERVER_ENV'), ...env };
     const { child, match } = await startChild(
       [...flags, '--expose-gc', ...PRELOAD, script, String(flights)],
       { ...process.env, NODE_ENV: 'production', MONGODB_URI: `${engine.match[1]}/broker`, BENCH_SERVER_ENV: JSON.stringify(serverEnv) },
@@ -218,7 +225,8 @@ export async function runTimelineScaleBench(): Promise<ScaleBenchResult> {
     // BENCH_SCALE_COMPARE=<a checkout of other code, with node_modules>: its servers too, every round
     // taking both codes in turn, so a change is measured against what it replaces in the same minutes.
     const compare = process.env.BENCH_SCALE_COMPARE;
-    if (compare) servers.push(await startServer(5000, flags, 'before', compare), await startServer(20000, flags, 'before', compare));
+    const compareEnv = settingsFrom('BENCH_SCALE_COMPARE_ENV');
+    if (compare) servers.push(await startServer(5000, flags, 'before', compare, compareEnv), await startServer(20000, flags, 'before', compare, compareEnv));
     const entries = new Map<string, number>();
     for (const server of servers) {
       for (const target of TARGETS) {

@@ -210,6 +210,8 @@ function startBackgroundWork(deps: {
   if (metrics) {
     metrics.gauge('websocket_connections', 'WebSocket connections (GraphQL subscriptions) open in this process', () => subscriptions.stats().connections);
     metrics.gauge('graphql_subscriptions', 'GraphQL subscriptions running in this process', () => subscriptions.stats().subscriptions);
+    metrics.gauge('timeline_large_reads_in_flight', 'Large timeline reads holding a turn (TIMELINE_LARGE_READS_MAX): reading, or their answer not yet sent', () => services.timeline.largeReads().inFlight);
+    metrics.gauge('timeline_large_reads_waiting', 'Large timeline reads waiting for a turn (at most TIMELINE_LARGE_READS_QUEUE)', () => services.timeline.largeReads().waiting);
     metrics.gauge('webhook_deliveries_pending', 'Webhook deliveries waiting for an attempt or a retry, all processes together (read from the database at each scrape)', () =>
       database.models.webhookDeliveries.countDocuments({ status: DeliveryStatus.Pending }).exec(),
     );

@@ -167,6 +167,13 @@ export const unsupportedMediaType = (message: string) =>
   new AppError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, message);
 export const serviceUnavailable = (message: string) => new AppError(ErrorCode.SERVICE_UNAVAILABLE, message);
 
+/** A query past GRAPHQL_TIMEOUT_MS (src/graphql/execution-limits.ts), or whose wait for a turn spent it (src/timeline/large-read-gate.ts). */
+export function queryTimeout(limitMs: number): AppError {
+  return new AppError(ErrorCode.QUERY_TIMEOUT, `The query ran longer than the limit of ${limitMs} ms and was stopped: ask for less (a shorter range, fewer fields or aliases)`, {
+    details: [{ field: 'query', message: `execution time limit ${limitMs} ms`, limitMs }],
+  });
+}
+
 /** An error and what it wraps (GraphQL's `originalError`, or `cause`), a few levels deep. */
 export function* errorChain(error: unknown): Generator<unknown> {
   let current: unknown = error;

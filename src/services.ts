@@ -9,6 +9,7 @@ import { FlightService } from './flights/flight.service';
 import { PassengerListService } from './passengers/passenger-list.service';
 import { PassengerUploadService } from './passengers/passenger-upload.service';
 import { ResourceService } from './resources/resource.service';
+import { LargeReadGate } from './timeline/large-read-gate';
 import { TimelineService } from './timeline/timeline.service';
 import { createWebhookServices, type WebhookServices } from './webhooks/webhook-services';
 
@@ -38,7 +39,14 @@ export function createServices(connection: Connection, models: Models, config: C
     airports: new AirportService(models.airports),
     resources: new ResourceService(models.resources, models.counters),
     flights: new FlightService({ connection, ...models, publisher }),
-    timeline: new TimelineService({ ...models, publicHost: config.publicHost, maxTimeMs: serverTimeLimitMs(config.database.operationTimeoutMs) }),
+    timeline: new TimelineService({
+      ...models,
+      publicHost: config.publicHost,
+      maxTimeMs: serverTimeLimitMs(config.database.operationTimeoutMs),
+      largeReads: new LargeReadGate({ maxInFlight: config.limits.timelineLargeReadsMax, maxWaiting: config.limits.timelineLargeReadsQueue }),
+      largeReadEntries: config.limits.timelineLargeReadEntries,
+      flightsPerDay: config.limits.graphqlCostFlightsPerDay,
+    }),
     passengerLists,
     passengerUploads: new PassengerUploadService({ flights: models.flights, limits: config.limits, defaultPhoneRegion: config.passengerDefaultPhoneRegion, onRead: observers.onUploadRead }),
     changes: changes.feed,

@@ -131,6 +131,28 @@ const limits = {
     default: String(10 * 1024 ** 2),
     description: 'Largest answer of `/graphql` and the REST facade (413 `RESPONSE_TOO_LARGE` beyond)',
   }),
+  timelineLargeReadsMax: variable({
+    name: 'TIMELINE_LARGE_READS_MAX',
+    section: 'requests',
+    schema: wholeNumber(1, 10_000),
+    default: '4',
+    description:
+      'Large timeline reads (`timelineEvents` and the REST timeline routes) served at once; more wait their turn, within their `GRAPHQL_TIMEOUT_MS`. Bounds the memory they hold: see [Performance](performance.md#scaling-to-20000-flights)',
+  }),
+  timelineLargeReadsQueue: variable({
+    name: 'TIMELINE_LARGE_READS_QUEUE',
+    section: 'requests',
+    schema: wholeNumber(0, 100_000),
+    default: '64',
+    description: 'Large timeline reads that may wait for a turn; one more answers 503 with `Retry-After`',
+  }),
+  timelineLargeReadEntries: variable({
+    name: 'TIMELINE_LARGE_READ_ENTRIES',
+    section: 'requests',
+    schema: wholeNumber(1, 10_000_000),
+    default: '2000',
+    description: 'A timeline read is large from this many estimated entries on: its range’s days × `GRAPHQL_COST_FLIGHTS_PER_DAY`. Smaller reads never wait',
+  }),
   rateLimitPerMinute: variable({
     name: 'RATE_LIMIT_PER_MINUTE',
     section: 'requests',

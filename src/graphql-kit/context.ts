@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import DataLoader from 'dataloader';
 import type { AirportData } from '../airports/airport.service';
 import type { CredentialsRequest, Principal, RequestAuthenticator } from '../auth';
@@ -41,6 +42,13 @@ export interface GraphQLContext {
   warnings: string[];
   /** HTTP requests only: the answer's bytes, once encoded (AnswerHolder above; src/graphql/execution-limits.ts). */
   answer?: AnswerHolder;
+  /**
+   * HTTP requests only: aborted when the response is closed, its answer handed to the socket or its
+   * client gone. What a request holds until its answer is sent is released then (large timeline reads).
+   */
+  ended?: AbortSignal;
+  /** When the request's execution time limit (GRAPHQL_TIMEOUT_MS) runs out, on `performance.now()`'s clock; set as execution starts. */
+  executionDeadline?: number;
 }
 
 export function createLoaders(services: Services): Loaders {
@@ -78,6 +86,15 @@ export interface ContextRequest extends CredentialsRequest {
   protocol?: string;
   id?: unknown;
   log?: Logger;
+  /** Express's link to the response: its closing ends the request (`ended`). */
+  res?: Pick<ServerResponse, 'once'>;
+}
+
+/** Aborted when the response closes (sent, or the connection lost). */
+function responseEnded(res: Pick<ServerResponse, 'once'>): AbortSignal {
+  const controller = new AbortController();
+  res.once('close', () => controller.abort());
+  return controller.signal;
 }
 
 /**
@@ -108,5 +125,6 @@ export function createContextFactory(deps: ContextFactoryDeps) {
     baseUrl: requestBaseUrl(req, deps.config),
     warnings: [],
     answer: {},
+    ...(req.res ? { ended: responseEnded(req.res) } : {}),
   });
 }

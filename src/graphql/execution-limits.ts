@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { ApolloServerPlugin } from '@apollo/server';
 import { defaultFieldResolver, getNullableType, isListType, isObjectType, type FormattedExecutionResult, type GraphQLSchema } from 'graphql';
-import { AppError, ErrorCode } from '../errors';
+import { AppError, ErrorCode, queryTimeout } from '../errors';
 import { writeJson } from '../shared/json-writer';
 import type { AnswerHolder } from '../graphql-kit/context';
 
@@ -18,11 +18,7 @@ export function startExecutionClock(context: object, limitMs: number): void {
   deadlines.set(context, { at: performance.now() + limitMs, limitMs });
 }
 
-export function queryTimeout(limitMs: number): AppError {
-  return new AppError(ErrorCode.QUERY_TIMEOUT, `The query ran longer than the limit of ${limitMs} ms and was stopped: ask for less (a shorter range, fewer fields or aliases)`, {
-    details: [{ field: 'query', message: `execution time limit ${limitMs} ms`, limitMs }],
-  });
-}
+export { queryTimeout };
 
 /** Throws QUERY_TIMEOUT once the request's deadline has passed. */
 export function checkExecutionTime(context: unknown): void {

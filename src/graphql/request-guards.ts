@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { ApolloServerPlugin } from '@apollo/server';
 import { blockFieldSuggestionsPlugin } from '@escape.tech/graphql-armor-block-field-suggestions';
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
@@ -258,6 +259,7 @@ export function requestGuardsPlugin(schema: GraphQLSchema, config: Config): Apol
           checkVariableValues(schema, resolved, variables, hideSuggestions);
           checkCost(schema, document, request.operationName ?? undefined, variables, config);
           startExecutionClock(contextValue, config.limits.graphqlTimeoutMs);
+          contextValue.executionDeadline = performance.now() + config.limits.graphqlTimeoutMs;
         },
       };
     },

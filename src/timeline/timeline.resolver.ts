@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { Arg, Args, Authorized, Ctx, Query, Resolver } from 'type-graphql';
 import { Scope } from '../auth';
 import type { GraphQLContext } from '../graphql-kit/context';
@@ -22,6 +23,9 @@ export class TimelineResolver {
     @Ctx() ctx: GraphQLContext,
   ) {
     const zone = resolveTimeZone(timeZone, ctx.config.timezone);
-    return ctx.services.timeline.events(view, parseDateRange(start, end, zone), zone);
+    // The wait for a large read's turn counts against the request's execution time limit.
+    const timeLimitMs = ctx.config.limits.graphqlTimeoutMs;
+    const waitLimitMs = ctx.executionDeadline === undefined ? timeLimitMs : ctx.executionDeadline - performance.now();
+    return ctx.services.timeline.events(view, parseDateRange(start, end, zone), zone, { ended: ctx.ended, waitLimitMs, timeLimitMs });
   }
 }

@@ -7,6 +7,7 @@ import type { PassengerListModel } from '../passengers/passenger-list.model';
 import { FALLBACK_COLOURS, type ResourceDocument, type ResourceModel } from '../resources/resource.model';
 import { formatLocalDateTime } from '../shared/local-time';
 import type { InstantRange } from './date-range';
+import type { LargeReadGate } from './large-read-gate';
 import { mapAggregateInOneReply } from './one-reply-aggregate';
 import { readTimelineFlight } from './timeline-flight-reader';
 import { TimelineView } from './timeline-view';
@@ -45,6 +46,26 @@ export interface TimelineServiceDeps {
   publicHost: string;
   /** The server's time limit for the flights' aggregate, as every other read gets it (src/db/database.ts). */
   maxTimeMs: number;
+  /** Where large reads take their turn (TIMELINE_LARGE_READS_MAX). */
+  largeReads: LargeReadGate;
+  /** A read is large from this many estimated entries on (TIMELINE_LARGE_READ_ENTRIES). */
+  largeReadEntries: number;
+  /** Flights a day a range is assumed to hold, as the cost estimate assumes (GRAPHQL_COST_FLIGHTS_PER_DAY). */
+  flightsPerDay: number;
+}
+
+/** The request a read serves, as far as its turn among large reads goes. */
+export interface TimelineRequest {
+  /**
+   * Aborted when the request's answer has been handed to its socket, or its client went away: a
+   * large read's turn is released then (its answer's bytes are the last thing it holds). Without it
+   * (a caller outside HTTP) the turn is released when the entries are returned.
+   */
+  ended?: AbortSignal;
+  /** Longest a large read may wait for its turn, in ms (what is left of GRAPHQL_TIMEOUT_MS). */
+  waitLimitMs: number;
+  /** GRAPHQL_TIMEOUT_MS, named by the QUERY_TIMEOUT of a wait that spent it. */
+  timeLimitMs: number;
 }
 
 /** A flight as the timeline's aggregate returns it: the fields an entry shows, and its passenger count. */
@@ -73,7 +94,52 @@ export class TimelineService {
    * `timeZone` is the one zone every entry's `start` and `end` are shown in: a calendar draws both
    * on one axis, so airport-local ends would put a westbound arrival before its departure.
    */
-  async events(view: TimelineView, range: InstantRange, timeZone: string): Promise<TimelineEventData[]> {
+  async events(view: TimelineView, range: InstantRange, timeZone: string, request?: TimelineRequest): Promise<TimelineEventData[]> {
+    if (!request || !this.isLarge(range)) return this.read(view, range, timeZone);
+    const { ended } = request;
+    if (!ended) {
+      const release = await this.deps.largeReads.enter(request);
+      try {
+        return await this.read(view, range, timeZone);
+      } finally {
+        release();
+      }
+    }
+    // One turn per request, whatever its large reads (aliases): a request waiting for a second turn
+    // while holding its first until its answer is sent would wait for itself.
+    let turn = this.turns.get(ended);
+    if (!turn) this.turns.set(ended, (turn = this.turnUntilEnd(request, ended)));
+    await turn;
+    return this.read(view, range, timeZone);
+  }
+
+  /** Each request's turn, for as long as the request lives. */
+  private readonly turns = new WeakMap<AbortSignal, Promise<void>>();
+
+  /** Takes a turn and gives it back when the request ends (its answer sent, or its client gone). */
+  private async turnUntilEnd(request: TimelineRequest, ended: AbortSignal): Promise<void> {
+    const release = await this.deps.largeReads.enter(request);
+    if (ended.aborted) release();
+    else ended.addEventListener('abort', release, { once: true });
+  }
+
+  /** Large reads holding a turn, and waiting for one (the /metrics gauges). */
+  largeReads(): { inFlight: number; waiting: number } {
+    return this.deps.largeReads.stats();
+  }
+
+  /**
+   * Large: the range's days times the flights a day assumed reach TIMELINE_LARGE_READ_ENTRIES. An
+   * estimate made before any read, so that the read's reply, its entries and its answer all come
+   * within the turn; where ranges hold more flights a day than assumed, set
+   * GRAPHQL_COST_FLIGHTS_PER_DAY to what they hold (the cost limit wants it too).
+   */
+  private isLarge(range: InstantRange): boolean {
+    const days = Math.max(1, Math.ceil((range.to.getTime() - range.from.getTime()) / 86_400_000));
+    return days * this.deps.flightsPerDay >= this.deps.largeReadEntries;
+  }
+
+  private async read(view: TimelineView, range: InstantRange, timeZone: string): Promise<TimelineEventData[]> {
     const pipeline: PipelineStage[] = [
       { $match: overlapFilter(range) },
       { $sort: SORT_BY_VIEW[view] },
