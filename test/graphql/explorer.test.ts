@@ -204,7 +204,10 @@ describe('the offline explorer (GraphiQL from npm) and the Sandbox landing page'
       await until(async () => {
         created.push(await createFlight(testApp, { resourceId: 1, from: 'LIRF', to: 'LPPT', departureAt: '2026-12-10T09:00:00Z', arrivalAt: '2026-12-10T12:00:00Z' }));
         return (await page.locator('.result-window').innerText()).includes('"ENTERED"');
-      }, 'a timelineChanged result');
+      }, 'a timelineChanged result').catch(async (error: Error) => {
+        // Seen once in CI (not reproduced in 7 runs since): say what the page showed, for the next time.
+        throw new Error(`${error.message} after ${created.length} flights; result window: ${await page.locator('.result-window').innerText()}; page errors: ${pageErrors.join(' | ') || 'none'}; sockets: ${sockets.join(', ')}`);
+      });
       const shown = await page.locator('.result-window').innerText();
       expect(shown).toContain('"eventType": "flight.created"');
       expect(created.some((flightId) => shown.includes(`"flightId": ${flightId}`))).toBe(true);
