@@ -13,21 +13,16 @@
  * the machine's load average. The cold cost (the first request after the server sat idle) is
  * measured apart. Linux only (/proc).
  */
-import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { loadavg } from 'node:os';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
 import { print } from 'graphql';
 import { TimelineLegacyEventsDocument } from '../src/graphql/generated/operations';
+import { EXTENSION, PRELOAD, serviceV8Flags, startChild, type Child } from './child-process';
 import { median } from './timeline-measure';
 
-type Child = ChildProcessByStdio<null, Readable, null>;
-
-const EXTENSION = path.extname(__filename);
-const PRELOAD = EXTENSION === '.ts' ? ['-r', path.join(__dirname, '../scripts/register-ts.cjs')] : [];
 /** The benchmark server's secret and host (bench/timeline-server.ts): the minimal server verifies the same tokens and writes the same url. */
 const JWT_SECRET = 'bench-secret-bench-secret-bench-secret!';
 const PUBLIC_HOST = 'bench.local';
@@ -92,21 +87,6 @@ export interface SmallBenchOptions {
   ranges?: string[];
 }
 
-async function startChild(args: string[], env: NodeJS.ProcessEnv, pattern: RegExp, what: string): Promise<{ child: Child; match: RegExpExecArray }> {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env });
-  const match = await new Promise<RegExpExecArray>((resolve, reject) => {
-    child.on('error', reject);
-    let buffered = '';
-    child.stdout.on('data', (chunk) => {
-      buffered += chunk;
-      const found = pattern.exec(buffered);
-      if (found) resolve(found);
-    });
-    child.on('exit', (code) => reject(new Error(`${what} exited with ${code}`)));
-  });
-  return { child, match };
-}
-
 /** CPU time of every thread of a process so far, ms (the kernel's run time of each, in ns). */
 export function processCpuMs(pid: number): number {
   let total = 0;
@@ -118,11 +98,6 @@ export function processCpuMs(pid: number): number {
     }
   }
   return total / 1e6;
-}
-
-function serviceV8Flags(): string[] {
-  const root = path.resolve(__dirname, EXTENSION === '.ts' ? '..' : '../..');
-  return (JSON.parse(readFileSync(path.join(root, 'scripts', 'v8-flags.json'), 'utf8')) as { service: string[] }).service;
 }
 
 interface Answer {

@@ -19,17 +19,13 @@
  * (a JSON object of variables) configures every server, `BENCH_SCALE_COMPARE_ENV` the "before" ones
  * on top (with BENCH_SCALE_COMPARE set to this tree: the same code under two settings).
  */
-import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { Agent, request } from 'node:http';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
 import { print } from 'graphql';
 import { TimelineEventsDocument } from '../src/graphql/generated/operations';
+import { EXTENSION, PRELOAD, serviceV8Flags, startChild, type Child } from './child-process';
 import { median, type WindowFigures } from './timeline-measure';
-
-type Child = ChildProcessByStdio<null, Readable, null>;
 
 interface Server {
   /** Which code it runs: this tree's, or the one BENCH_SCALE_COMPARE names ("before"). */
@@ -66,30 +62,6 @@ const TARGETS: Target[] = [
   },
 ];
 
-const EXTENSION = path.extname(__filename);
-const PRELOAD = EXTENSION === '.ts' ? ['-r', path.join(__dirname, '../scripts/register-ts.cjs')] : [];
-
-async function startChild(args: string[], env: NodeJS.ProcessEnv, pattern: RegExp, what: string): Promise<{ child: Child; match: RegExpExecArray }> {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env });
-  const match = await new Promise<RegExpExecArray>((resolve, reject) => {
-    child.on('error', reject);
-    let buffered = '';
-    child.stdout.on('data', (chunk) => {
-      buffered += chunk;
-      const found = pattern.exec(buffered);
-      if (found) resolve(found);
-    });
-    child.on('exit', (code) => reject(new Error(`${what} exited with ${code}`)));
-  });
-  return { child, match };
-}
-
-/** The service's V8 flags (scripts/v8-flags.json), as `npm start` and `npm run db` use them. */
-function serviceV8Flags(): string[] {
-  if (process.env.BENCH_NODE_FLAGS !== undefined) return process.env.BENCH_NODE_FLAGS.split(/\s+/).filter(Boolean);
-  const root = path.resolve(__dirname, EXTENSION === '.ts' ? '..' : '../..');
-  return (JSON.parse(readFileSync(path.join(root, 'scripts', 'v8-flags.json'), 'utf8')) as { service: string[] }).service;
-}
 
 /** Settings (a JSON object of variables) an environment variable of the benchmark gives its servers. */
 function settingsFrom(name: string): Record<string, string> {

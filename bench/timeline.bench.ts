@@ -15,14 +15,13 @@
  * over several connections at once (a fixed number per connection): latency, server CPU per request
  * and peak RSS under concurrency.
  */
-import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
 import autocannon from 'autocannon';
 import { print } from 'graphql';
 import { TimelineEventsDocument } from '../src/graphql/generated/operations';
+import { EXTENSION, PRELOAD, serviceV8Flags, startChild, type Child } from './child-process';
 import { median, type LimitFigures, type WindowFigures } from './timeline-measure';
 
 export interface TimelineBenchOptions {
@@ -153,8 +152,6 @@ function targets(token: string): Target[] {
   ];
 }
 
-type Child = ChildProcessByStdio<null, Readable, null>;
-
 interface Server {
   flights: number;
   engine: EngineKind;
@@ -165,25 +162,6 @@ interface Server {
   engineProcess?: Child;
 }
 
-/** Compiled (npm run bench) or run from the TypeScript sources (node -r register-ts.cjs). */
-const EXTENSION = path.extname(__filename);
-const PRELOAD = EXTENSION === '.ts' ? ['-r', path.join(__dirname, '../scripts/register-ts.cjs')] : [];
-
-/** Starts a node child and resolves with the first stdout match of `pattern`; rejects if it exits first. */
-async function startChild(args: string[], env: NodeJS.ProcessEnv, pattern: RegExp, what: string): Promise<{ child: Child; match: RegExpExecArray }> {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env });
-  const match = await new Promise<RegExpExecArray>((resolve, reject) => {
-    child.on('error', reject);
-    let buffered = '';
-    child.stdout.on('data', (chunk) => {
-      buffered += chunk;
-      const found = pattern.exec(buffered);
-      if (found) resolve(found);
-    });
-    child.on('exit', (code) => reject(new Error(`${what} exited with ${code}`)));
-  });
-  return { child, match };
-}
 
 async function startServer(flights: number, engine: EngineKind, nodeFlags: string[]): Promise<Server> {
   let engineProcess: Child | undefined;
@@ -222,13 +200,6 @@ function processCpuMs(pid: number | undefined): number | undefined {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   // In clock ticks of USER_HZ, 100 on Linux.
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-}
-
-/** The flags `npm start` gives the service (scripts/start.cjs). */
-function serviceV8Flags(): string[] {
-  // bench/ when run from the sources, dist/bench/ when compiled.
-  const root = path.resolve(__dirname, path.extname(__filename) === '.ts' ? '..' : '../..');
-  return (JSON.parse(readFileSync(path.join(root, 'scripts', 'v8-flags.json'), 'utf8')) as { service: string[] }).service;
 }
 
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -448,7 +419,7 @@ export async function runTimelineBench(options: TimelineBenchOptions = {}): Prom
     connections: options.connections ?? numbers('BENCH_TIMELINE_CONNECTIONS') ?? [4, 16],
     requestsPerConnection: options.requestsPerConnection ?? 4,
     // BENCH_NODE_FLAGS (space-separated, may be empty) compares other V8 flags with the service's own.
-    nodeFlags: options.nodeFlags ?? (env.BENCH_NODE_FLAGS !== undefined ? env.BENCH_NODE_FLAGS.split(/\s+/).filter(Boolean) : serviceV8Flags()),
+    nodeFlags: options.nodeFlags ?? serviceV8Flags(),
     ranges: options.ranges ?? list('BENCH_TIMELINE_RANGES') ?? BENCH_RANGES.map((range) => range.name),
     // BENCH_TIMELINE_SERVICE_ALONE=0 leaves out the servers whose engine runs in a process of its own.
     serviceAlone: options.serviceAlone ?? (env.BENCH_TIMELINE_SERVICE_ALONE !== '0' && !env.MONGODB_URI),
