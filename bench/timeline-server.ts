@@ -123,9 +123,10 @@ async function main(flights: number): Promise<void> {
     const { profile } = (await post('HeapProfiler.stopSampling')) as { profile: unknown };
     res.json(profile);
   });
-  app.use(gateway.app);
-  // The service's own HTTP server (time limits, error answers), as main.ts listens with it.
-  const server = createHttpServer(app, config, logger);
+  // The service's own HTTP server (time limits, error answers), as main.ts listens with it. The
+  // benchmark's routes are dispatched by path before the service sees the request, so the service's
+  // requests pass through its own app alone, as in production (not an Express app wrapped in another).
+  const server = createHttpServer((req, res) => (req.url?.startsWith('/bench/') ? app(req, res) : gateway.app(req, res)), config, logger);
   server.listen(0, '127.0.0.1', async () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : 0;

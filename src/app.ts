@@ -1,9 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { ApolloServer } from '@apollo/server';
-import { expressMiddleware } from '@as-integrations/express5';
 import express, { type Express, type Request } from 'express';
-import { pinoHttp } from 'pino-http';
 import { redactSignature } from './passengers/export/download-link';
 import { createFacadeRouter, FACADE_BASE_PATH } from '../rest-facade';
 import { sendError, toAppError } from '../rest-facade/errors';
@@ -14,6 +11,10 @@ import { createContextFactory, requestBaseUrl, type GraphQLContext } from './gra
 import type { Database } from './models';
 import { AppError, ErrorCode, notFound } from './errors';
 import { createApolloServer } from './graphql/apollo';
+import { graphqlHttpHandler } from './graphql/http-handler';
+import { createErrorFormatter } from './graphql/error-format';
+import { createOperationPreparer } from './graphql/prepared-operation';
+import { EXACTLY_TYPED_OUTPUT_TYPES } from './timeline/timeline-event.type';
 import { graphqlMultipartRequests } from './graphql/multipart-request';
 import { explorerRouter } from './graphql/explorer';
 import { gatewaySchema } from './graphql/schema';
@@ -31,6 +32,7 @@ import { encodeResponses } from './http/response-encoding';
 import { boundedJsonBody, tokenBeforeMultipart } from './http/json-body';
 import { lingerAfterEarlyAnswers } from './http/lingering-close';
 import { requestRateLimit } from './http/rate-limit';
+import { requestLog } from './http/request-log';
 
 export interface AppDeps {
   config: Config;
@@ -63,8 +65,6 @@ export interface GatewayApp {
   stop(): Promise<void>;
 }
 
-const REQUEST_ID = /^[\w.:-]{1,100}$/;
-
 /** Builds the whole HTTP application without opening a port (tests call this directly). */
 export async function createApp({ config, logger, database, devToken, metrics }: AppDeps): Promise<GatewayApp> {
   const changes = createLiveChanges(database.models, config.changes, logger, metrics && ((lagMs) => metrics.observeFeedLag(lagMs / 1000)));
@@ -86,7 +86,7 @@ export async function createApp({ config, logger, database, devToken, metrics }:
   // First: every answer sent before its request's body arrived in full lingers, so the client reads it.
   app.use(lingerAfterEarlyAnswers(config.http.linger));
   if (metrics) app.use(httpMetrics(metrics));
-  app.use(requestLogger(logger));
+  app.use(requestLog(logger, { redactUrl: redactSignature }));
   app.use(encodeResponses());
   let stopping = false;
   app.use(healthRouter(database, () => stopping));
@@ -99,9 +99,17 @@ export async function createApp({ config, logger, database, devToken, metrics }:
   // Refusals before Apollo (rate limit, body size, bad JSON) still answer in GraphQL's shape.
   app.use('/graphql', answerInGraphqlShape);
   const publicBaseUrl = (req: Request) => requestBaseUrl(req, config);
-  app.use(FACADE_BASE_PATH, allowOrigins, limitRequests, createFacadeRouter({ apollo, createContext, config, publicBaseUrl }));
+  const prepare = createOperationPreparer({
+    schema,
+    config,
+    database: database.health,
+    formatError: createErrorFormatter(logger),
+    trustedTypes: new Set(EXACTLY_TYPED_OUTPUT_TYPES),
+    observe: metrics && ((name, type, outcome, seconds) => metrics.observeGraphQL(name, type, outcome, seconds)),
+  });
+  app.use(FACADE_BASE_PATH, allowOrigins, limitRequests, createFacadeRouter({ prepare, createContext, config, publicBaseUrl }));
   app.use((req, res) => sendError(res, notFound(`No route ${req.method} ${req.path}`)));
-  app.use(lastErrorHandler);
+  app.use(lastErrorHandler(logger));
 
   await changes.start();
   const webhookWorker = startBackgroundWork({ config, logger, database, metrics, services, subscriptions });
@@ -123,29 +131,6 @@ export async function createApp({ config, logger, database, devToken, metrics }:
   };
 }
 
-/** One log line per request (health probes aside), under an X-Request-Id the client may choose. */
-function requestLogger(logger: Logger): express.RequestHandler {
-  return pinoHttp({
-    logger,
-    genReqId: (req, res) => {
-      const incoming = req.headers['x-request-id'];
-      const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-      res.setHeader('X-Request-Id', id);
-      return id;
-    },
-    customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
-    autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
-    // A download link's signature is a credential: never in the log.
-    serializers: {
-      req: (req: { url?: string; query?: Record<string, unknown> }) => ({
-        ...req,
-        ...(typeof req.url === 'string' ? { url: redactSignature(req.url) } : {}),
-        ...(req.query && 'signature' in req.query ? { query: { ...req.query, signature: '[redacted]' } } : {}),
-      }),
-    },
-  });
-}
-
 /** /graphql after CORS and the rate limit: the token before any multipart body, the bodies, then Apollo. */
 function graphqlRoute(
   config: Config,
@@ -157,14 +142,7 @@ function graphqlRoute(
     tokenBeforeMultipart(authenticate),
     graphqlMultipartRequests(config),
     boundedJsonBody(config.limits.jsonMaxBytes, { maxBytes: config.limits.anonymousJsonMaxBytes, authenticate }),
-    sendEncodedAnswer,
-    expressMiddleware(apollo, {
-      context: async ({ req, res }) => {
-        const context = await createContext(req);
-        res.locals.graphqlContext = context;
-        return context;
-      },
-    }),
+    graphqlHttpHandler(apollo, createContext),
   ];
 }
 
@@ -180,14 +158,16 @@ function answerInGraphqlShape(error: unknown, _req: Request, res: express.Respon
 }
 
 /** Anything no route answered: a client's mistake in the error model, or a bug as a bare 500 (logged, never shown). */
-function lastErrorHandler(error: unknown, req: Request, res: express.Response, _next: express.NextFunction): void {
-  const appError = toAppError(error);
-  if (appError) {
-    sendError(res, appError);
-    return;
-  }
-  req.log.error({ err: error }, 'unhandled error');
-  sendError(res, new AppError(ErrorCode.INTERNAL_SERVER_ERROR, 'Internal server error'));
+function lastErrorHandler(logger: Logger): express.ErrorRequestHandler {
+  return (error, req, res, _next) => {
+    const appError = toAppError(error);
+    if (appError) {
+      sendError(res, appError);
+      return;
+    }
+    (req.log ?? logger).error({ err: error }, 'unhandled error');
+    sendError(res, new AppError(ErrorCode.INTERNAL_SERVER_ERROR, 'Internal server error'));
+  };
 }
 
 /** Webhooks, dispatched and delivered in the background once the database is reachable, and the gauges of what runs. */
@@ -219,24 +199,4 @@ function startBackgroundWork(deps: {
   services.webhooks.onChanged(() => webhookWorker.endpointsChanged());
   database.ready.then(() => webhookWorker.start(), () => undefined);
   return webhookWorker;
-}
-
-/**
- * Sends the bytes the response-size plugin encoded for this request's answer where Apollo's
- * integration sends the empty string it was given for it (AnswerHolder, src/graphql/execution-limits.ts).
- * The bytes are taken out of the holder as they are sent: the request's context outlives the request
- * until V8's next full collection whenever an object of the old generation (dead or not) still points
- * at it, and a context holding a 2 MB answer each time filled memory outside the heap fast enough to
- * start a full marking of the whole heap every few requests (bench/README.md, "Timeline").
- */
-function sendEncodedAnswer(_req: Request, res: express.Response, next: express.NextFunction): void {
-  const send = res.send;
-  res.send = function sendAnswer(this: express.Response, body?: unknown) {
-    // Taken out whatever is sent: an answer Apollo serialised itself leaves no bytes behind either.
-    const holder = (res.locals.graphqlContext as GraphQLContext | undefined)?.answer;
-    const encoded = holder?.bytes;
-    if (holder) holder.bytes = undefined;
-    return send.call(this, body === '' && encoded ? encoded : body);
-  };
-  next();
 }

@@ -12,13 +12,15 @@ type LoggerSettings = Pick<Config, 'logLevel' | 'nodeEnv'> & Partial<Pick<Config
  * readable form is written synchronously from this thread, so a line logged just before
  * process.exit (a start-up refusal) is never lost.
  */
-export function createLogger(config: LoggerSettings): Logger {
+export function createLogger(config: LoggerSettings, destination?: pino.DestinationStream): Logger {
   const options: pino.LoggerOptions = {
     level: config.logLevel,
     base: { service: 'broker-flight-gateway' },
     redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
     timestamp: pino.stdTimeFunctions.isoTime,
   };
+  // Lines sent elsewhere (a test reading them) keep the JSON form.
+  if (destination) return pino(options, destination);
   const format = config.logFormat ?? 'auto';
   const readable = format === 'pretty' || (format === 'auto' && config.nodeEnv === 'development' && process.stdout.isTTY === true);
   if (!readable) return pino(options);

@@ -90,10 +90,13 @@ export interface ContextRequest extends CredentialsRequest {
   res?: Pick<ServerResponse, 'once'>;
 }
 
+/** The reason of every `ended` signal: made once (an abort without one makes a DOMException, stack and all, per request). */
+const RESPONSE_CLOSED = Object.freeze(new Error('the response was closed'));
+
 /** Aborted when the response closes (sent, or the connection lost). */
 function responseEnded(res: Pick<ServerResponse, 'once'>): AbortSignal {
   const controller = new AbortController();
-  res.once('close', () => controller.abort());
+  res.once('close', () => controller.abort(RESPONSE_CLOSED));
   return controller.signal;
 }
 
@@ -120,7 +123,10 @@ export function createContextFactory(deps: ContextFactoryDeps) {
     services: deps.services,
     loaders: createLoaders(deps.services),
     config: deps.config,
-    logger: req.log ?? deps.logger,
+    // The request's child logger is made on first use (src/http/request-log.ts).
+    get logger() {
+      return req.log ?? deps.logger;
+    },
     requestId: String(req.id ?? ''),
     baseUrl: requestBaseUrl(req, deps.config),
     warnings: [],

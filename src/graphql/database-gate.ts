@@ -15,8 +15,8 @@ const RETRY_AFTER_SECONDS = 1;
 /**
  * While the database is known to be down, an operation that would read or write data answers 503
  * at once, with Retry-After, instead of waiting for the driver to look for a server it will not find
- * (DB_SERVER_SELECTION_TIMEOUT_MS per request, and a queue of waiting requests). The REST facade
- * runs its operations through the same server, so its routes answer the same 503. Introspection
+ * (DB_SERVER_SELECTION_TIMEOUT_MS per request, and a queue of waiting requests). The REST facade's
+ * prepared operations make the same check (`checkDatabase`), so its routes answer the same 503. Introspection
  * needs no database and is still answered.
  */
 export function databaseGatePlugin(database: DatabaseState): ApolloServerPlugin<GraphQLContext> {
@@ -24,11 +24,16 @@ export function databaseGatePlugin(database: DatabaseState): ApolloServerPlugin<
     async requestDidStart() {
       return {
         async didResolveOperation({ operation }) {
-          if (database.knownDown && operation && !introspectionOnly(operation)) throw databaseKnownDown(database.downForMs());
+          if (operation) checkDatabase(database, operation);
         },
       };
     },
   };
+}
+
+/** Throws the 503 while the database is known to be down, unless the operation needs no data. */
+export function checkDatabase(database: DatabaseState, operation: OperationDefinitionNode): void {
+  if (database.knownDown && !introspectionOnly(operation)) throw databaseKnownDown(database.downForMs());
 }
 
 /** The fast path's answer; its message differs from the one a driver time-out gets. */

@@ -1,5 +1,5 @@
 import { HeaderMap, type ApolloServerPlugin, type GraphQLResponse } from '@apollo/server';
-import { GraphQLError, typeFromAST, valueFromAST, type GraphQLFormattedError, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { GraphQLError, typeFromAST, valueFromAST, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { LRUCache } from 'lru-cache';
 import type { GraphQLContext } from '../graphql-kit/context';
@@ -19,7 +19,7 @@ export interface JitCacheOptions {
 
 export const DEFAULT_JIT_CACHE: JitCacheOptions = { maxEntries: 200, maxTotalChars: 2_000_000, maxDocumentChars: 20_000 };
 
-type FormatError = (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
+export type FormatError = (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
 
 /**
  * Runs queries through graphql-jit: each distinct document is compiled once into plain JavaScript,
@@ -58,15 +58,11 @@ export function jitExecutionPlugin(
               return null;
             }
             seen.delete(key);
-            const trusted = leavesAreTrusted(schema, document, trustedTypes);
-            const result = compileQuery(schema, document, operationName ?? undefined, trusted ? { disableLeafSerialization: true } : undefined);
-            query = isCompiledQuery(result) ? result : false;
+            query = compileOperation(schema, document, operationName ?? undefined, trustedTypes);
             compiled.set(key, query);
           }
           if (!query) return null;
-          const compiledQuery = query;
-          const variables = withDefaults(schema, operation, request.variables ?? {});
-          const result = await withOperationSpan(operation, async () => compiledQuery.query(undefined, contextValue, variables));
+          const result = await runCompiled(schema, query, operation, contextValue, request.variables ?? {});
           const http = { status: undefined as number | undefined, headers: new HeaderMap() };
           if (!result.errors?.length) return { http, body: { kind: 'single', singleResult: { data: result.data } } };
           const errors = result.errors.map((error) => formatExecutionError(error, formatError, http));
@@ -75,6 +71,19 @@ export function jitExecutionPlugin(
       };
     },
   };
+}
+
+/** One operation of `document` compiled by graphql-jit (its leaves unserialised when all are trusted), or false when graphql-jit cannot compile it. */
+export function compileOperation(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined, trustedTypes: ReadonlySet<string>): CompiledQuery | false {
+  const trusted = leavesAreTrusted(schema, document, trustedTypes);
+  const result = compileQuery(schema, document, operationName, trusted ? { disableLeafSerialization: true } : undefined);
+  return isCompiledQuery(result) ? result : false;
+}
+
+/** Runs a compiled query with the variables' declared defaults filled in, in the operation's span. */
+export function runCompiled(schema: GraphQLSchema, query: CompiledQuery, operation: OperationDefinitionNode, context: GraphQLContext, variables: Record<string, unknown>) {
+  const filled = withDefaults(schema, operation, variables);
+  return withOperationSpan(operation, async () => query.query(undefined, context, filled));
 }
 
 /**
@@ -99,7 +108,7 @@ function withDefaults(schema: GraphQLSchema, operation: OperationDefinitionNode,
  * What Apollo does with an execution error (errorNormalize.ts): a GraphQLError with a code, its
  * `extensions.http` moved onto the response, then the service's formatter.
  */
-function formatExecutionError(raw: unknown, formatError: FormatError, http: { status: number | undefined; headers: HeaderMap }): GraphQLFormattedError {
+export function formatExecutionError(raw: unknown, formatError: FormatError, http: { status: number | undefined; headers: HeaderMap }): GraphQLFormattedError {
   const error = raw instanceof GraphQLError ? raw : toGraphQLError(raw);
   const { http: errorHttp, ...extensions } = (error.extensions ?? {}) as { http?: { status?: number; headers?: Map<string, string> }; code?: unknown };
   if (errorHttp?.status) http.status = errorHttp.status;

@@ -242,24 +242,44 @@ function estimateCost(schema: GraphQLSchema, document: DocumentNode, operationNa
   }
 }
 
+/** One request to check: its parsed document, the operation resolved in it (if any), its raw variables. */
+export interface GuardedRequest {
+  document: DocumentNode;
+  operation: OperationDefinitionNode | undefined;
+  operationName: string | null | undefined;
+  variables: Record<string, unknown> | undefined;
+  context: GraphQLContext;
+}
+
+/**
+ * Steps 3–8, in order, for one request: throws the AppError of the first that fails, else starts
+ * the execution clock. Apollo's requests run it from `requestGuardsPlugin`; the REST facade's
+ * prepared operations (prepared-operation.ts) call it directly.
+ */
+export function createRequestGuards(schema: GraphQLSchema, config: Config): (request: GuardedRequest) => void {
+  const hideSuggestions = config.nodeEnv === 'production';
+  return ({ document, operation, operationName, variables = {}, context }) => {
+    const resolved = requireOperation(document, operation, operationName);
+    if (!context.principal) {
+      const names = rootFieldNames(document, resolved);
+      if ([...names].some((name) => !PUBLIC_ROOT_FIELDS.has(name))) throw authenticationRequired();
+    }
+    checkVariableSizes(variables, config.limits);
+    checkVariableValues(schema, resolved, variables, hideSuggestions);
+    checkCost(schema, document, operationName ?? undefined, variables, config);
+    startExecutionClock(context, config.limits.graphqlTimeoutMs);
+    context.executionDeadline = performance.now() + config.limits.graphqlTimeoutMs;
+  };
+}
+
 /** Steps 3–8 as one Apollo plugin; put it before any plugin that executes. */
 export function requestGuardsPlugin(schema: GraphQLSchema, config: Config): ApolloServerPlugin<GraphQLContext> {
-  const hideSuggestions = config.nodeEnv === 'production';
+  const guard = createRequestGuards(schema, config);
   return {
     async requestDidStart() {
       return {
         async didResolveOperation({ document, operation, request, contextValue }) {
-          const resolved = requireOperation(document, operation, request.operationName);
-          if (!contextValue.principal) {
-            const names = rootFieldNames(document, resolved);
-            if ([...names].some((name) => !PUBLIC_ROOT_FIELDS.has(name))) throw authenticationRequired();
-          }
-          const variables = request.variables ?? {};
-          checkVariableSizes(variables, config.limits);
-          checkVariableValues(schema, resolved, variables, hideSuggestions);
-          checkCost(schema, document, request.operationName ?? undefined, variables, config);
-          startExecutionClock(contextValue, config.limits.graphqlTimeoutMs);
-          contextValue.executionDeadline = performance.now() + config.limits.graphqlTimeoutMs;
+          guard({ document, operation, operationName: request.operationName, variables: request.variables, context: contextValue });
         },
       };
     },

@@ -2,7 +2,8 @@ import type { ApolloServerPlugin } from '@apollo/server';
 import type { Metrics } from './metrics';
 
 /**
- * Times every GraphQL operation Apollo runs, from /graphql and from the REST facade alike:
+ * Times every GraphQL operation Apollo runs (/graphql; the REST facade's prepared operations report
+ * the same way, src/graphql/prepared-operation.ts):
  * `invalid` when it never reached execution (unparsable, invalid, refused by a guard), `error` when
  * its answer carries errors, else `success`.
  */

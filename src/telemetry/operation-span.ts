@@ -1,5 +1,6 @@
 import { SpanStatusCode, trace } from '@opentelemetry/api';
 import type { OperationDefinitionNode } from 'graphql';
+import { tracingStarted } from './tracing-state';
 
 const tracer = trace.getTracer('broker-flight-gateway');
 
@@ -7,10 +8,12 @@ const tracer = trace.getTracer('broker-flight-gateway');
  * Runs a GraphQL operation that bypasses graphql-js's `execute` (a compiled graphql-jit query) in a
  * span of its own, named and described as the GraphQL instrumentation names the spans of `execute`
  * (`query TimelineEvents`), so a trace shows the operation whichever executor ran it, with the
- * database commands beneath it. Only the OpenTelemetry API is involved: without a configured SDK
- * (no OTLP endpoint) the span is the API's no-op and costs next to nothing.
+ * database commands beneath it. Only the OpenTelemetry API is involved, and only when tracing was
+ * started (an OTLP endpoint is configured): otherwise the operation simply runs.
  */
 export function withOperationSpan<T>(operation: OperationDefinitionNode, run: () => Promise<T>): Promise<T> {
+  // Without the SDK the API's no-op span would still cost a context and a closure per operation.
+  if (!tracingStarted()) return run();
   const type = operation.operation;
   const name = operation.name?.value;
   const attributes = { 'graphql.operation.type': type, ...(name ? { 'graphql.operation.name': name } : {}), 'app.graphql.executor': 'graphql-jit' };

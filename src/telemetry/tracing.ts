@@ -12,6 +12,7 @@ import type { TracingConfig } from '../config';
 import type { Logger } from '../logger';
 import { namingCollections } from './mongodb-collections';
 import { commandStatement } from './mongodb-statement';
+import { markTracingStarted } from './tracing-state';
 
 /** Requests no one wants a trace of: probes and scrapes, several a second from every watcher. */
 const UNTRACED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
@@ -52,6 +53,7 @@ export function startTracing(settings: TracingConfig): void {
     ],
   });
   sdk.start();
+  markTracingStarted();
 }
 
 /** Least time between two log lines about the SDK's troubles (a collector that is down fails every batch). */
