@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { ApolloServer } from '@apollo/server';
 import express, { type Express, type Request } from 'express';
+import type { GraphQLSchema } from 'graphql';
 import { redactSignature } from './passengers/export/download-link';
 import { createFacadeRouter, FACADE_BASE_PATH } from '../rest-facade';
 import { sendError, toAppError } from '../rest-facade/errors';
@@ -88,26 +89,18 @@ export async function createApp({ config, logger, database, devToken, metrics }:
   if (metrics) app.use(httpMetrics(metrics));
   app.use(requestLog(logger, { redactUrl: redactSignature }));
   app.use(encodeResponses());
+  const limitRequests = requestRateLimit(config.limits, authenticate);
+  const allowOrigins = crossOrigin(config.corsOrigins);
+  // The legacy routes first: the most frequent small requests pass no other router on their way.
+  app.use(FACADE_BASE_PATH, ...allowOrigins, ...limitRequests, legacyRoutes({ config, logger, schema, database, metrics, createContext }));
   let stopping = false;
   app.use(healthRouter(database, () => stopping));
   if (metrics) app.get('/metrics', metricsRoute(metrics, authenticate));
   // GraphiQL from npm at /graphiql, for networks where Sandbox's CDN is out of reach.
   app.use(explorerRouter(config, devToken));
-  const limitRequests = requestRateLimit(config.limits, authenticate);
-  const allowOrigins = crossOrigin(config.corsOrigins);
-  app.use('/graphql', allowOrigins, limitRequests, ...graphqlRoute(config, apollo, createContext, authenticate));
+  app.use('/graphql', ...allowOrigins, ...limitRequests, ...graphqlRoute(config, apollo, createContext, authenticate));
   // Refusals before Apollo (rate limit, body size, bad JSON) still answer in GraphQL's shape.
   app.use('/graphql', answerInGraphqlShape);
-  const publicBaseUrl = (req: Request) => requestBaseUrl(req, config);
-  const prepare = createOperationPreparer({
-    schema,
-    config,
-    database: database.health,
-    formatError: createErrorFormatter(logger),
-    trustedTypes: new Set(EXACTLY_TYPED_OUTPUT_TYPES),
-    observe: metrics && ((name, type, outcome, seconds) => metrics.observeGraphQL(name, type, outcome, seconds)),
-  });
-  app.use(FACADE_BASE_PATH, allowOrigins, limitRequests, createFacadeRouter({ prepare, createContext, config, publicBaseUrl }));
   app.use((req, res) => sendError(res, notFound(`No route ${req.method} ${req.path}`)));
   app.use(lastErrorHandler(logger));
 
@@ -129,6 +122,20 @@ export async function createApp({ config, logger, database, devToken, metrics }:
       await apollo.stop();
     },
   };
+}
+
+/** The REST facade, its operations prepared once on the schema Apollo serves (src/graphql/prepared-operation.ts). */
+function legacyRoutes(deps: Pick<AppDeps, 'config' | 'logger' | 'database' | 'metrics'> & { schema: GraphQLSchema; createContext: ReturnType<typeof createContextFactory> }): express.Router {
+  const { config, metrics } = deps;
+  const prepare = createOperationPreparer({
+    schema: deps.schema,
+    config,
+    database: deps.database.health,
+    formatError: createErrorFormatter(deps.logger),
+    trustedTypes: new Set(EXACTLY_TYPED_OUTPUT_TYPES),
+    observe: metrics && ((name, type, outcome, seconds) => metrics.observeGraphQL(name, type, outcome, seconds)),
+  });
+  return createFacadeRouter({ prepare, createContext: deps.createContext, config, publicBaseUrl: (req: Request) => requestBaseUrl(req, config) });
 }
 
 /** /graphql after CORS and the rate limit: the token before any multipart body, the bodies, then Apollo. */

@@ -8,6 +8,7 @@ import {
   type JWTVerifyGetKey,
   type JWTVerifyOptions,
 } from 'jose';
+import { LRUCache } from 'lru-cache';
 import type { AuthConfig } from '../config';
 import { ConfigError } from '../config';
 import { AppError } from '../errors';
@@ -73,12 +74,15 @@ export function createTokenVerifier(auth: AuthConfig, options: TokenVerifierOpti
     ...(auth.audience ? { audience: auth.audience } : {}),
   };
 
-  const { maxLifetimeSeconds } = auth;
+  const { maxLifetimeSeconds, clockToleranceSeconds } = auth;
+  const verified = new LRUCache<string, VerifiedToken>({ max: VERIFIED_TOKENS });
 
   return {
     async authenticate(authorizationHeader) {
       if (authorizationHeader === undefined) return undefined;
       const token = compactJws(bearerToken(authorizationHeader));
+      const known = verified.get(token);
+      if (known && stillValid(known, clockToleranceSeconds)) return known.principal;
       // Outside the try: a key that failed to import is a server fault (500), not a bad token.
       const key = await source.key();
       let payload: JWTPayload;
@@ -87,10 +91,36 @@ export function createTokenVerifier(auth: AuthConfig, options: TokenVerifierOpti
       } catch (error) {
         throw verificationError(error, source.algorithms);
       }
-      checkLifetime(payload, maxLifetimeSeconds, auth.clockToleranceSeconds);
-      return toPrincipal(payload);
+      checkLifetime(payload, maxLifetimeSeconds, clockToleranceSeconds);
+      const principal = Object.freeze(toPrincipal(payload));
+      verified.set(token, { principal, exp: payload.exp as number, nbf: payload.nbf }, { ttl: VERIFIED_TOKEN_TTL_MS });
+      return principal;
     },
   };
+}
+
+/**
+ * Tokens verified lately, by their exact text (one spelling per token: compactJws), so a client
+ * that sends its token with every request pays for the signature and the claims once a minute, not
+ * each time. Only what passed every check is kept, with the two claims that depend on the clock,
+ * which are checked again at each use; the rest (signature, algorithm, issuer, audience, sub,
+ * lifetime) cannot change for the same text and the same key. A key taken out of a JWKS set stops
+ * the tokens it signed within VERIFIED_TOKEN_TTL_MS more (jose keeps the set itself for 10 minutes).
+ * Bounded: the least recently used go first, and an unknown or refused token is never kept.
+ */
+const VERIFIED_TOKENS = 1000;
+const VERIFIED_TOKEN_TTL_MS = 60_000;
+
+interface VerifiedToken {
+  principal: Principal;
+  exp: number;
+  nbf?: number;
+}
+
+/** exp and nbf again, with the clock tolerance, as jose checks them (whole seconds). */
+function stillValid(token: VerifiedToken, toleranceSeconds: number): boolean {
+  const now = Math.floor(Date.now() / 1000);
+  return token.exp > now - toleranceSeconds && (token.nbf === undefined || token.nbf <= now + toleranceSeconds);
 }
 
 interface KeySource {

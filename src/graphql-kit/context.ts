@@ -123,10 +123,7 @@ export function createContextFactory(deps: ContextFactoryDeps) {
     services: deps.services,
     loaders: createLoaders(deps.services),
     config: deps.config,
-    // The request's child logger is made on first use (src/http/request-log.ts).
-    get logger() {
-      return req.log ?? deps.logger;
-    },
+    logger: req.log ?? deps.logger,
     requestId: String(req.id ?? ''),
     baseUrl: requestBaseUrl(req, deps.config),
     warnings: [],

@@ -202,20 +202,34 @@ function flatVariables(variables: Record<string, unknown>): boolean {
   return true;
 }
 
-function cachedCost(document: DocumentNode, key: () => string, variables: Record<string, unknown>, estimate: () => number): number {
-  if (!flatVariables(variables)) return estimate();
-  let costs = costCache.get(document);
-  if (!costs) costCache.set(document, (costs = new LRUCache<string, number>({ max: COST_CACHE_ENTRIES })));
-  const text = key();
-  let cost = costs.get(text);
-  if (cost === undefined) costs.set(text, (cost = estimate()));
-  return cost;
-}
-
-/** Step 7: the estimated cost, with lists costed by their real bounds (see complexity.ts). */
-export function checkCost(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined, variables: Record<string, unknown>, config: Config): void {
-  const key = () => `${operationName ?? ''}\n${config.limits.graphqlCostFlightsPerDay}\n${config.timezone}\n${JSON.stringify(variables)}`;
-  const cost = cachedCost(document, key, variables, () => estimateCost(schema, document, operationName, variables, config));
+/**
+ * Steps 6 and 7: the variables coerced as execution will coerce them, then the estimated cost, with
+ * lists costed by their real bounds (see complexity.ts). Both are functions of the document, the
+ * operation, the variables and the settings alone: when the cost of the same variables is already
+ * known, they were coerced without error then, and neither step is done again.
+ */
+export function checkVariablesAndCost(
+  schema: GraphQLSchema,
+  request: { document: DocumentNode; operation: OperationDefinitionNode; operationName: string | undefined; variables: Record<string, unknown> },
+  config: Config,
+  hideSuggestions: boolean,
+): void {
+  const { document, operation, operationName, variables } = request;
+  const coerceAndEstimate = () => {
+    checkVariableValues(schema, operation, variables, hideSuggestions);
+    return estimateCost(schema, document, operationName, variables, config);
+  };
+  let cost: number;
+  if (flatVariables(variables)) {
+    let costs = costCache.get(document);
+    if (!costs) costCache.set(document, (costs = new LRUCache<string, number>({ max: COST_CACHE_ENTRIES })));
+    const key = `${operationName ?? ''}\n${config.limits.graphqlCostFlightsPerDay}\n${config.timezone}\n${JSON.stringify(variables)}`;
+    const known = costs.get(key);
+    cost = known ?? coerceAndEstimate();
+    if (known === undefined) costs.set(key, cost);
+  } else {
+    cost = coerceAndEstimate();
+  }
   const maxCost = config.limits.graphqlMaxCost;
   if (cost > maxCost) {
     throw new AppError(ErrorCode.QUERY_TOO_COMPLEX, `Query cost ${cost} exceeds the limit of ${maxCost}: select fewer fields, aliases or a shorter range, or split the query`, {
@@ -265,8 +279,7 @@ export function createRequestGuards(schema: GraphQLSchema, config: Config): (req
       if ([...names].some((name) => !PUBLIC_ROOT_FIELDS.has(name))) throw authenticationRequired();
     }
     checkVariableSizes(variables, config.limits);
-    checkVariableValues(schema, resolved, variables, hideSuggestions);
-    checkCost(schema, document, operationName ?? undefined, variables, config);
+    checkVariablesAndCost(schema, { document, operation: resolved, operationName: operationName ?? undefined, variables }, config, hideSuggestions);
     startExecutionClock(context, config.limits.graphqlTimeoutMs);
     context.executionDeadline = performance.now() + config.limits.graphqlTimeoutMs;
   };

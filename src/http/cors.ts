@@ -9,13 +9,14 @@ const EXPOSED_HEADERS = ['ETag', 'X-Sheet-Warnings', 'WWW-Authenticate', 'Retry-
  * Cross-origin access for browser front ends (a FullCalendar page on another host). Identity travels
  * in the Authorization header, never in cookies, so credentials stay off. No origins: no CORS headers.
  */
-export function crossOrigin(origins: readonly string[]): RequestHandler {
-  if (origins.length === 0) return (_req, _res, next) => next();
-  return cors({
+export function crossOrigin(origins: readonly string[]): RequestHandler[] {
+  // No origin allowed: nothing to do, and no step on the way.
+  if (origins.length === 0) return [];
+  return [cors({
     origin: origins.includes('*') ? '*' : [...origins],
     credentials: false,
     allowedHeaders: ALLOWED_HEADERS,
     exposedHeaders: EXPOSED_HEADERS,
     maxAge: 600,
-  });
+  })];
 }

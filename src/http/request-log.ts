@@ -27,10 +27,10 @@ declare module 'node:http' {
 /**
  * One access-log line per request, when its response is finished or its connection lost, under an
  * X-Request-Id the client may choose (else a new UUID, sent back). `req.log` is a child logger
- * whose lines carry `reqId`, made on first use. The line has pino-http's shape (`req`, `res`,
- * `responseTime`, "request completed"), at `info`, `warn` for 4xx and `error` for 5xx; the request
- * is described only when the line is written, so a level that drops it costs nothing (pino-http
- * serialises the request into a child logger on every request, whatever the level).
+ * whose lines carry `reqId`. The line has pino-http's shape (`req`, `res`, `responseTime`,
+ * "request completed"), at `info`, `warn` for 4xx and `error` for 5xx; the request is described
+ * only when the line is written, so a level that drops it costs nothing (pino-http serialised the
+ * request, headers and redaction included, into a child logger on every request, whatever the level).
  */
 export function requestLog(logger: Logger, options: RequestLogOptions): RequestHandler {
   return (req, res, next) => {
@@ -38,8 +38,7 @@ export function requestLog(logger: Logger, options: RequestLogOptions): RequestH
     const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     res.setHeader('X-Request-Id', id);
     req.id = id;
-    let child: Logger | undefined;
-    Object.defineProperty(req, 'log', { configurable: true, enumerable: false, get: () => (child ??= logger.child({ reqId: id })) });
+    req.log = logger.child({ reqId: id });
     if (!QUIET_URLS.has(req.url)) {
       const started = performance.now();
       const done = () => {

@@ -3,7 +3,7 @@ import { getOperationAST, GraphQLError, Kind, parse, specifiedRules, validate, t
 import type { SubscribePayload } from 'graphql-ws';
 import type { Config } from '../config';
 import { badRequest, truncateText } from '../errors';
-import { checkCost, checkVariableSizes, checkVariableValues, documentLimitRules } from '../graphql/request-guards';
+import { checkVariablesAndCost, checkVariableSizes, documentLimitRules } from '../graphql/request-guards';
 
 /** A subscribe message that passed every check: what execution needs. */
 export interface CheckedOperation {
@@ -42,8 +42,7 @@ export function createOperationGuards(schema: GraphQLSchema, config: Config) {
     try {
       const operation = requireSubscription(document, operationName);
       checkVariableSizes(variables, config.limits);
-      checkVariableValues(schema, operation, variables, production);
-      checkCost(schema, document, operationName, variables, config);
+      checkVariablesAndCost(schema, { document, operation, operationName, variables }, config, production);
       return { checked: { document, operation, operationName, variables } };
     } catch (error) {
       if (error instanceof GraphQLError) return { refused: [error] };

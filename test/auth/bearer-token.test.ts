@@ -257,3 +257,30 @@ describe('what needs no token', () => {
     expectRejected(GRAPHQL, res, invalidToken('the token has expired (exp)'), token);
   });
 });
+
+/**
+ * Verified tokens are kept (src/auth/token-verifier.ts) so that a client sending its token with
+ * every request pays for the signature once; the clock's claims are still checked at each use.
+ */
+describe('a token accepted before', () => {
+  let strict: TestApp;
+  beforeAll(async () => {
+    strict = await startTestApp('auth_bearer_kept', { JWT_ISSUER: ISSUER, JWT_AUDIENCE: AUDIENCE, JWT_CLOCK_TOLERANCE_SECONDS: '0' });
+  });
+  afterAll(() => strict.close());
+
+  it.each(ENDPOINTS)('is refused on $name once it expires', async (endpoint) => {
+    const exp = nowSeconds() + 2;
+    const token = await hs256({ exp });
+    for (let i = 0; i < 3; i += 1) endpoint.expectAccepted(await endpoint.send(strict.app, { authorization: `Bearer ${token}` }));
+    while (nowSeconds() < exp) await new Promise((resolve) => setTimeout(resolve, 100));
+    expectRejected(endpoint, await endpoint.send(strict.app, { authorization: `Bearer ${token}` }), invalidToken('the token has expired (exp)'), token);
+  });
+
+  it.each(ENDPOINTS)('is refused on $name with another spelling of its signature', async (endpoint) => {
+    const token = await hs256();
+    endpoint.expectAccepted(await endpoint.send(strict.app, { authorization: `Bearer ${token}` }));
+    const res = await endpoint.send(strict.app, { authorization: `Bearer ${respellLastCharacter(token)}` });
+    expectRejected(endpoint, res, invalidToken('the signature is not in canonical base64url'), token);
+  });
+});

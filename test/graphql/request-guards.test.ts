@@ -187,6 +187,18 @@ describe('GraphQL cost model', () => {
     }
   });
 
+  it('coerces variables it has not met with this document: values that passed once never vouch for others', async () => {
+    // Coercion is skipped for variables whose cost is already known (they passed it then).
+    const query = 'query($view: TimelineView!, $start: String!, $end: String!) { timelineEvents(view: $view, start: $start, end: $end) { flightId } }';
+    const token = await testApp.token(['timeline:read']);
+    const good = { view: 'CALENDAR', start: '2026-06-01', end: '2026-06-01' };
+    for (const variables of [good, { ...good, view: 'SIDEWAYS' }, good, { ...good, view: 'SIDEWAYS' }, { ...good, start: 20260601 }]) {
+      const response = await post(testApp, { query, variables }, token);
+      if (variables === good) expect(response.status).toBe(200);
+      else expect(expectRefused(response, 400, 'BAD_USER_INPUT').message).toMatch(/^Variable "\$(view|start)" got invalid value/);
+    }
+  });
+
   it('lets a one-day timeline with a few aliases through', async () => {
     const response = await post(testApp, { query: aliases(10, 'timelineEvents(view: CALENDAR, start: "2026-06-01", end: "2026-06-01") { flightId }') }, await testApp.token(['timeline:read']));
     expect(response.status).toBe(200);
