@@ -93,7 +93,7 @@ export function createTokenVerifier(auth: AuthConfig, options: TokenVerifierOpti
       }
       checkLifetime(payload, maxLifetimeSeconds, clockToleranceSeconds);
       const principal = Object.freeze(toPrincipal(payload));
-      verified.set(token, { principal, exp: payload.exp as number, nbf: payload.nbf }, { ttl: VERIFIED_TOKEN_TTL_MS });
+      if (token.length <= VERIFIED_TOKEN_MAX_CHARS) verified.set(token, { principal, exp: payload.exp as number, nbf: payload.nbf }, { ttl: VERIFIED_TOKEN_TTL_MS });
       return principal;
     },
   };
@@ -106,10 +106,12 @@ export function createTokenVerifier(auth: AuthConfig, options: TokenVerifierOpti
  * which are checked again at each use; the rest (signature, algorithm, issuer, audience, sub,
  * lifetime) cannot change for the same text and the same key. A key taken out of a JWKS set stops
  * the tokens it signed within VERIFIED_TOKEN_TTL_MS more (jose keeps the set itself for 10 minutes).
- * Bounded: the least recently used go first, and an unknown or refused token is never kept.
+ * Bounded: the least recently used go first, and an unknown, refused or very long token is never kept.
  */
 const VERIFIED_TOKENS = 1000;
 const VERIFIED_TOKEN_TTL_MS = 60_000;
+/** Longer tokens (rare: an identity provider's are under 2 kB) are verified each time, so the cache stays under about 4 MB. */
+const VERIFIED_TOKEN_MAX_CHARS = 4096;
 
 interface VerifiedToken {
   principal: Principal;

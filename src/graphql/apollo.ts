@@ -10,12 +10,9 @@ import { EXACTLY_TYPED_OUTPUT_TYPES } from '../timeline/timeline-event.type';
 import { databaseGatePlugin, type DatabaseState } from './database-gate';
 import { createErrorFormatter } from './error-format';
 import { EXPLORER_PATH, landingPageViewer } from './explorer';
-import { responseSizeLimit } from './execution-limits';
+import { REQUEST_ENDING_CODES, responseSizeLimit } from './execution-limits';
 import { DEFAULT_JIT_CACHE, jitExecutionPlugin } from './jit-execution';
 import { blockFieldSuggestions, documentLimitRules, requestGuardsPlugin } from './request-guards';
-
-/** Errors that end a request as a whole: the answer is that one error, without partial data. */
-const REQUEST_ENDING_CODES = new Set<unknown>([ErrorCode.QUERY_TIMEOUT, ErrorCode.RESPONSE_TOO_LARGE]);
 
 /**
  * Last touches on a response: a 503 when its errors say the database is down (not a 200 with

@@ -61,6 +61,9 @@ export function enforceExecutionDeadline(schema: GraphQLSchema): GraphQLSchema {
   return schema;
 }
 
+/** Errors that end a request as a whole: the answer is that one error, without partial data. */
+export const REQUEST_ENDING_CODES: ReadonlySet<unknown> = new Set([ErrorCode.QUERY_TIMEOUT, ErrorCode.RESPONSE_TOO_LARGE]);
+
 export function responseTooLarge(bytes: number, maxBytes: number): AppError {
   return new AppError(ErrorCode.RESPONSE_TOO_LARGE, `The answer would be ${bytes} bytes, over the limit of ${maxBytes}: ask for less (a shorter range, fewer fields or aliases)`, {
     details: [{ field: 'query', message: `response size limit ${maxBytes} bytes`, bytes, maxBytes }],

@@ -6,6 +6,7 @@ import type { Config } from '../config';
 import type { GraphQLContext } from '../graphql-kit/context';
 import { AppError, asAppError, ErrorCode, type ErrorDetail } from '../errors';
 import { checkDatabase, type DatabaseState } from './database-gate';
+import { REQUEST_ENDING_CODES } from './execution-limits';
 import { compileOperation, formatExecutionError, runCompiled, type FormatError } from './jit-execution';
 import { createRequestGuards } from './request-guards';
 
@@ -37,15 +38,11 @@ export interface PreparedOperation<Data, Variables> {
   run(variables: Variables, context: GraphQLContext): Promise<PreparedResult<Data>>;
 }
 
-/** Errors that end a request as a whole (as Apollo's answers are shaped in apollo.ts). */
-const REQUEST_ENDING_CODES = new Set<unknown>([ErrorCode.QUERY_TIMEOUT, ErrorCode.RESPONSE_TOO_LARGE]);
-
 /**
  * The REST facade's operations run in-process without Apollo's request pipeline, whose work per
  * request (hashing the text, its document cache, nine plugins' hooks, a copy of the context) is
  * done once here instead, when the route is built: the document is validated (an invalid one stops
- * the start-up) and a query is compiled by graphql-jit. Each
- * run then keeps every guarantee of a /graphql request, in the same order and by the same code:
+ * the start-up) and a query is compiled by graphql-jit. Each run then keeps every guarantee of a /graphql request, in the same order and by the same code:
  * the guards (sizes, coercion, cost, execution clock: request-guards.ts), the database gate
  * (database-gate.ts), the compiled execution in its span (jit-execution.ts), the error formatter,
  * the request-ending errors and the metrics. A mutation runs on graphql-js, as Apollo runs it.

@@ -222,6 +222,12 @@ describe('GraphQL execution limits', () => {
     expect(response.body.errors).toHaveLength(1);
   });
 
+  it('stops a REST timeline past GRAPHQL_TIMEOUT_MS the same way (the facade runs its operation prepared, with the same clock)', async () => {
+    const response = await request(small.app).get('/api/broker/v0/calendar/timeline/event?start=2026-06-01&end=2027-05-31').set('Authorization', `Bearer ${await small.token(['timeline:read'])}`);
+    expect(response.status).toBe(400);
+    expect(response.body.error).toMatchObject({ code: 'QUERY_TIMEOUT', message: expect.stringContaining('limit of 1 ms') });
+  });
+
   it('runs every field of a mutation past GRAPHQL_TIMEOUT_MS and reports each write', async () => {
     const fields = Array.from({ length: 20 }, (_, index) => {
       const input = `{ flightNumber: "TMO${100 + index}", resourceId: 1, departureIcao: "LIRF", departureAt: "2027-03-01T09:00:00Z", arrivalIcao: "LIML", arrivalAt: "2027-03-01T10:10:00Z" }`;
