@@ -1,10 +1,12 @@
+import type { AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import request from 'supertest';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { TIMELINE_URL } from '../helpers/auth-requests';
 import { startTestApp, TEST_SECRET, type TestApp } from '../helpers/test-app';
 
-type Line = { level: number; msg?: string; reqId?: string; req?: { method?: string; url?: string; headers?: Record<string, string> }; res?: { statusCode?: number }; responseTime?: number };
+type Line = { level: number; msg?: string; reqId?: string; aborted?: boolean; req?: { method?: string; url?: string; headers?: Record<string, string> }; res?: { statusCode?: number }; responseTime?: number };
 
 /** The access log (src/http/request-log.ts), read as an operator reads it: the JSON lines the service writes. */
 describe('request log: one line per request, under its X-Request-Id, credentials left out', () => {
@@ -46,6 +48,25 @@ describe('request log: one line per request, under its X-Request-Id, credentials
     const [line] = linesOf(response.headers['x-request-id']);
     expect(line.req?.url).toBe('/api/broker/v0/flight/1/passenger?format=csv&expires=1&sub=a&signature=[redacted]');
     expect(JSON.stringify(line)).not.toContain('secret-signature_123');
+  });
+
+  it('logs a request whose client went away before the answer as aborted', async () => {
+    const server = testApp.app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const socket = connect(port, '127.0.0.1');
+      await new Promise((resolve) => socket.once('connect', resolve));
+      // Half a JSON body: the service waits for the rest, and the client leaves.
+      socket.write('POST /graphql HTTP/1.1\r\nHost: localhost\r\nX-Request-Id: gone-early\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"query":');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      socket.destroy();
+      const deadline = Date.now() + 5000;
+      while (linesOf('gone-early').length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(linesOf('gone-early')).toEqual([expect.objectContaining({ msg: 'request aborted', aborted: true, req: expect.objectContaining({ method: 'POST', url: '/graphql' }) })]);
+    } finally {
+      server.close();
+    }
   });
 
   it('writes no line for the health probes', async () => {
