@@ -53,3 +53,21 @@ export async function createFlight(testApp: TestApp, spec: FlightSpec): Promise<
   if (body.errors || !body.data) throw new Error(JSON.stringify(body.errors));
   return body.data.createFlight.flightId;
 }
+
+/**
+ * `count` flights LIRF → LPPT spread over the 30 days from `from` (two hours each, resources 1 and 2
+ * in turn), written straight to the collection in batches: the quick way to a timeline of megabytes.
+ */
+export async function insertManyFlights(testApp: TestApp, count: number, options: { from: string; firstId: number; numberPrefix: string }): Promise<void> {
+  const start = Date.parse(`${options.from}T00:00:00Z`);
+  const step = Math.floor((30 * 86_400_000) / count);
+  const flights = Array.from({ length: count }, (_, index) => ({
+    flightId: options.firstId + index,
+    flightNumber: `${options.numberPrefix}${index}`,
+    resourceId: 1 + (index % 2),
+    departure: { icao: 'LIRF', at: new Date(start + index * step) },
+    arrival: { icao: 'LPPT', at: new Date(start + index * step + 2 * 3_600_000) },
+  }));
+  const collection = testApp.database.connection.collection('flights');
+  for (let offset = 0; offset < count; offset += 2000) await collection.insertMany(flights.slice(offset, offset + 2000));
+}

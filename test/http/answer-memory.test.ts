@@ -4,7 +4,7 @@ import { print } from 'graphql';
 import { TimelineLegacyEventsDocument } from '../../src/graphql/generated/operations';
 import { listen } from '../clients/listening-app';
 import { startTestApp, type TestApp } from '../helpers/test-app';
-import { createReferenceData } from '../helpers/timeline-fixtures';
+import { createReferenceData, insertManyFlights } from '../helpers/timeline-fixtures';
 
 jest.setTimeout(120_000);
 
@@ -30,17 +30,7 @@ describe('large answers written through reused memory', () => {
   beforeAll(async () => {
     testApp = await startTestApp('answer_memory', { TIMELINE_LARGE_READS_MAX: '16', TIMELINE_LARGE_READS_QUEUE: '64', GRAPHQL_TIMEOUT_MS: '120000' });
     await createReferenceData(testApp);
-    const start = Date.parse(`${RANGE.start}T00:00:00Z`);
-    const step = Math.floor((30 * 86_400_000) / FLIGHTS);
-    const flights = Array.from({ length: FLIGHTS }, (_, index) => ({
-      flightId: 700_000 + index,
-      flightNumber: `MEM${index}`,
-      resourceId: 1 + (index % 2),
-      departure: { icao: 'LIRF', at: new Date(start + index * step) },
-      arrival: { icao: 'LPPT', at: new Date(start + index * step + 2 * 3_600_000) },
-    }));
-    const collection = testApp.database.connection.collection('flights');
-    for (let offset = 0; offset < FLIGHTS; offset += 2000) await collection.insertMany(flights.slice(offset, offset + 2000));
+    await insertManyFlights(testApp, FLIGHTS, { from: RANGE.start, firstId: 700_000, numberPrefix: 'MEM' });
     server = await listen(testApp.app);
     token = await testApp.token(['timeline:read']);
   });

@@ -4,7 +4,7 @@ import { TimelineEventsDocument } from '../../src/graphql/generated/operations';
 import { Metrics } from '../../src/metrics/metrics';
 import { listen } from '../clients/listening-app';
 import { startTestApp, type TestApp } from '../helpers/test-app';
-import { createReferenceData } from '../helpers/timeline-fixtures';
+import { createReferenceData, insertManyFlights } from '../helpers/timeline-fixtures';
 
 jest.setTimeout(120_000);
 
@@ -41,17 +41,7 @@ describe('large timeline reads take turns (TIMELINE_LARGE_READS_MAX, TIMELINE_LA
     );
     await createReferenceData(testApp);
     // Enough flights (about 4.5 MB of JSON) that an answer nobody reads cannot all be handed to the socket.
-    const start = Date.parse('2026-05-01T00:00:00Z');
-    const step = Math.floor((30 * 86_400_000) / FLIGHTS);
-    const flights = Array.from({ length: FLIGHTS }, (_, index) => ({
-      flightId: 500_000 + index,
-      flightNumber: `LRG${index}`,
-      resourceId: 1 + (index % 2),
-      departure: { icao: 'LIRF', at: new Date(start + index * step) },
-      arrival: { icao: 'LPPT', at: new Date(start + index * step + 2 * 3_600_000) },
-    }));
-    const collection = testApp.database.connection.collection('flights');
-    for (let offset = 0; offset < FLIGHTS; offset += 2000) await collection.insertMany(flights.slice(offset, offset + 2000));
+    await insertManyFlights(testApp, FLIGHTS, { from: '2026-05-01', firstId: 500_000, numberPrefix: 'LRG' });
     server = await listen(testApp.app);
     token = await testApp.token(['timeline:read']);
     scrapeToken = await testApp.token(['metrics:read'], 'prometheus');
