@@ -46,7 +46,7 @@ export function graphqlHttpHandler(apollo: ApolloServer<GraphQLContext>, createC
 }
 
 /** The query string of a request target, `?` included ('' without one), as `url.parse(url).search` gives it. */
-export function searchOf(url: string): string {
+function searchOf(url: string): string {
   const start = url.indexOf('?');
   if (start === -1) return '';
   const hash = url.indexOf('#', start);

@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import type { ApolloServerPlugin } from '@apollo/server';
 import { blockFieldSuggestionsPlugin } from '@escape.tech/graphql-armor-block-field-suggestions';
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
@@ -281,7 +280,6 @@ export function createRequestGuards(schema: GraphQLSchema, config: Config): (req
     checkVariableSizes(variables, config.limits);
     checkVariablesAndCost(schema, { document, operation: resolved, operationName: operationName ?? undefined, variables }, config, hideSuggestions);
     startExecutionClock(context, config.limits.graphqlTimeoutMs);
-    context.executionDeadline = performance.now() + config.limits.graphqlTimeoutMs;
   };
 }
 
