@@ -5,8 +5,12 @@ import { responseTooLarge } from '../src/graphql/execution-limits';
 import type { PreparedOperation } from '../src/graphql/prepared-operation';
 import { writeJson } from '../src/shared/json-writer';
 import { ifNoneMatchNames } from '../src/http/response-encoding';
+import { takeLocal } from '../src/http/request-state';
 import { sendError, toAppError } from './errors';
 import type { FacadeRoute } from './route';
+
+/** Where facadeContext leaves the context for the route's middleware and handler (the handler takes it off: src/http/request-state.ts). */
+export const GRAPHQL_CONTEXT = 'graphqlContext';
 
 export interface FacadeHandlerDeps {
   /** Prepares a route's operation once, to run it in-process per request (src/graphql/prepared-operation.ts). */
@@ -25,7 +29,7 @@ export function facadeContext(deps: FacadeHandlerDeps, route?: Pick<FacadeRoute,
       const context = await deps.createContext(req);
       context.principal ??= route?.linkPrincipal?.(req, context.config);
       if (!context.principal) throw authenticationRequired();
-      res.locals.graphqlContext = context;
+      res.locals[GRAPHQL_CONTEXT] = context;
       next();
     } catch (error) {
       next(error);
@@ -46,7 +50,7 @@ export function facadeHandler<Data, Variables extends Record<string, unknown>>(
   const mutation = operation.type === 'mutation';
   return async (req, res, next) => {
     try {
-      const contextValue = res.locals.graphqlContext as GraphQLContext;
+      const contextValue = takeLocal<GraphQLContext>(res, GRAPHQL_CONTEXT)!;
       if (route.vary) res.vary(route.vary.join(', '));
       const variables = await route.toVariables(req);
       const { data, extensions } = await operation.run(variables, contextValue);

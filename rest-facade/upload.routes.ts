@@ -7,10 +7,12 @@ import { IncomingFile } from '../src/graphql-kit/upload';
 import { badRequest, truncateText } from '../src/errors';
 import { UploadPassengerListDocument, type DateOrder } from '../src/graphql/generated/operations';
 import { readMultipart, UnreadableMultipart, type MultipartLimits } from '../src/http/multipart';
+import { takeLocal } from '../src/http/request-state';
 import { buildPassengerTemplate } from '../src/passengers/sheet/passenger-template';
 import { HIDDEN_ROWS_POLICIES, type HiddenRowsPolicy } from '../src/passengers/sheet/row-visibility';
 import { clientGoneSignal } from '../src/shared/read-stream';
 import type { ReceivedFile } from '../src/shared/received-file';
+import { GRAPHQL_CONTEXT } from './handler';
 import { readIdParameter, readQueryParameters } from './query';
 import { defineRoute } from './route';
 import { uploadDoc } from './upload.doc';
@@ -20,6 +22,9 @@ export const PAXLIST_FIELD = 'paxlist';
 
 /** The file, and other form fields a legacy client may send alongside it (read and ignored). */
 const PAXLIST_FORM: Omit<MultipartLimits, 'fileBytes'> = { files: 1, fields: 20, fieldBytes: 1024 };
+
+/** Where paxlistForm leaves the file it read for the route's handler, which takes it off (src/http/request-state.ts). */
+const PAXLIST = 'paxlist';
 
 /**
  * Reads the `paxlist` file of a multipart form into memory with the service's multipart reader
@@ -33,7 +38,7 @@ export function paxlistForm(config: Config): RequestHandler {
   const limits: MultipartLimits = { fileBytes: config.limits.uploadMaxBytes, ...PAXLIST_FORM };
   return (req, res, next) => {
     try {
-      requireScope((res.locals.graphqlContext as GraphQLContext).principal, Scope.PassengersWrite);
+      requireScope((res.locals[GRAPHQL_CONTEXT] as GraphQLContext).principal, Scope.PassengersWrite);
     } catch (error) {
       next(error);
       return;
@@ -45,7 +50,7 @@ export function paxlistForm(config: Config): RequestHandler {
     const signal = clientGoneSignal(res);
     readPaxlist(req, res, limits, signal).then(
       (file) => {
-        res.locals.paxlist = file;
+        res.locals[PAXLIST] = file;
         next();
       },
       (error: unknown) => {
@@ -134,7 +139,7 @@ function readDateOrder(value: string | undefined): DateOrder | null {
 
 /** The file paxlistForm read in full for this request, before the operation runs. */
 function receivedPaxlist(req: Request): ReceivedFile {
-  const file: ReceivedFile | undefined = req.res?.locals.paxlist;
+  const file = req.res && takeLocal<ReceivedFile>(req.res, PAXLIST);
   if (!file) throw new Error('POST /upload/:id ran without its paxlistForm middleware');
   return file;
 }

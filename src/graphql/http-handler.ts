@@ -1,6 +1,7 @@
 import { HeaderMap, type ApolloServer } from '@apollo/server';
 import type { Request, RequestHandler } from 'express';
 import type { GraphQLContext } from '../graphql-kit/context';
+import { takeLocal } from '../http/request-state';
 
 /**
  * Serves Apollo Server on an Express route, after the body readers (src/http/json-body.ts,
@@ -10,8 +11,9 @@ import type { GraphQLContext } from '../graphql-kit/context';
  * the answer's encoded bytes (AnswerHolder, src/graphql/execution-limits.ts), Apollo hands over an
  * empty string, and the bytes are sent in its place. They are taken out of the holder as they are
  * sent: the context outlives the request until V8's next full collection whenever an object of the
- * old generation still points at it, and a context holding a 2 MB answer each time filled memory
- * outside the heap fast enough to start a full marking every few requests (bench/README.md, "Timeline").
+ * old generation still points at it (the request and response objects themselves: src/http/request-state.ts),
+ * and a context holding a 2 MB answer each time filled memory outside the heap fast enough to start
+ * a full marking every few requests (bench/README.md, "Timeline").
  */
 export function graphqlHttpHandler(apollo: ApolloServer<GraphQLContext>, createContext: (req: Request) => Promise<GraphQLContext>): RequestHandler {
   apollo.assertStarted('graphqlHttpHandler()');
@@ -24,9 +26,10 @@ export function graphqlHttpHandler(apollo: ApolloServer<GraphQLContext>, createC
       let context: GraphQLContext | undefined;
       const response = await apollo.executeHTTPGraphQLRequest({
         httpGraphQLRequest: { method: req.method.toUpperCase(), headers, search: searchOf(req.url), body: req.body },
-        // Kept on res.locals, as the REST facade keeps its own: what serves the request can find it.
+        // Kept on res.locals while Apollo runs the request, as the REST facade keeps its own, and
+        // taken off once it has answered (src/http/request-state.ts).
         context: async () => (context = res.locals.graphqlContext = await createContext(req)),
-      });
+      }).finally(() => takeLocal(res, 'graphqlContext'));
       for (const [name, value] of response.headers) res.setHeader(name, value);
       res.statusCode = response.status ?? 200;
       if (response.body.kind === 'complete') {

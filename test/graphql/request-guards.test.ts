@@ -341,15 +341,27 @@ describe('GraphQL answers sent as bytes', () => {
   });
   afterAll(() => testApp.close());
 
-  it('sends the encoded answer and lets go of its bytes once sent', async () => {
+  it('sends the encoded answer and lets go of its bytes and of the context once sent', async () => {
     // What the request's context holds when the answer has gone: a context can outlive its request
-    // (until V8's next full collection), so it must not keep the answer's bytes.
+    // (until V8's next full collection), so it must not keep the answer's bytes; and the response,
+    // which V8 keeps in its old generation, must no longer point at the context.
     const kept: { bytes?: Buffer }[] = [];
+    const leftOnResponse: unknown[] = [];
     const outer = express();
     outer.use((_req, res, next) => {
+      // Every context the route puts on res.locals, seen as it is put there.
+      let current: { answer?: { bytes?: Buffer } } | undefined;
+      const contexts: NonNullable<typeof current>[] = [];
+      Object.defineProperty(res.locals, 'graphqlContext', {
+        get: () => current,
+        set: (context: typeof current) => {
+          current = context;
+          if (context) contexts.push(context);
+        },
+      });
       res.on('finish', () => {
-        const holder = (res.locals.graphqlContext as { answer?: { bytes?: Buffer } } | undefined)?.answer;
-        if (holder) kept.push({ ...holder });
+        for (const context of contexts) if (context.answer) kept.push({ ...context.answer });
+        leftOnResponse.push(res.locals.graphqlContext);
       });
       next();
     });
@@ -361,5 +373,6 @@ describe('GraphQL answers sent as bytes', () => {
     expect(response.text).toBe(`${JSON.stringify(response.body)}\n`);
     expect(kept).toHaveLength(1);
     expect(kept[0].bytes).toBeUndefined();
+    expect(leftOnResponse).toEqual([undefined]);
   });
 });

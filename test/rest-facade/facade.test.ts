@@ -1,5 +1,6 @@
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import express from 'express';
 import request from 'supertest';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { buildPassengerWorkbook, passenger } from '../helpers/passenger-workbook';
@@ -104,6 +105,39 @@ describe('REST facade: error model, routing and OpenAPI', () => {
     expectMatchesOpenApi('/upload/{id}', 'post', 422, invalid.body);
     const notXlsx = await send(Buffer.from('%PDF-1.7\n')).expect(415);
     expectMatchesOpenApi('/upload/{id}', 'post', 415, notXlsx.body);
+  });
+
+  it('leaves nothing of a request on its response once it has answered: the context, the uploaded file', async () => {
+    // V8 keeps request and response objects in its old generation: what they still point at after the
+    // answer survives until a full collection (src/http/request-state.ts). An outer app sees what the
+    // routes put on res.locals, and what is left there when the response finishes.
+    const requests: { put: string[]; left: string[] }[] = [];
+    const outer = express();
+    outer.use((_req, res, next) => {
+      const put = new Set<string>();
+      const locals: Record<string, unknown> = Object.create(null);
+      res.locals = new Proxy(locals, {
+        set(target, name: string, value: unknown) {
+          if (value !== undefined) put.add(name);
+          target[name] = value;
+          return true;
+        },
+      });
+      res.on('finish', () => requests.push({ put: [...put], left: Object.keys(locals).filter((name) => locals[name] !== undefined) }));
+      next();
+    });
+    outer.use(testApp.app);
+    await request(outer).get('/api/broker/v0/calendar/timeline/event?start=2026-06-10&end=2026-06-10').set('Authorization', bearer).expect(200);
+    const writer = `Bearer ${await testApp.token(['passengers:write'])}`;
+    await request(outer).post(`/api/broker/v0/upload/${flightId}`).set('Authorization', writer).attach('paxlist', await buildPassengerWorkbook([passenger()]), 'list.xlsx').expect(200);
+    await request(outer).post(`/api/broker/v0/upload/${flightId}`).set('Authorization', writer).attach('paxlist', Buffer.from('%PDF-1.7\n'), 'list.xlsx').expect(415);
+    await request(outer).post('/graphql').set('Authorization', bearer).send({ query: '{ timelineEvents(view: CALENDAR, start: "2026-06-10", end: "2026-06-10") { flightId } }' }).expect(200);
+    expect(requests).toEqual([
+      { put: ['graphqlContext'], left: [] },
+      { put: ['graphqlContext', 'paxlist'], left: [] },
+      { put: ['graphqlContext', 'paxlist'], left: [] },
+      { put: ['graphqlContext'], left: [] },
+    ]);
   });
 
   it('names every operation and documents the 405 the facade answers on each path', () => {
