@@ -5,12 +5,9 @@ import { responseTooLarge } from '../src/graphql/execution-limits';
 import type { PreparedOperation } from '../src/graphql/prepared-operation';
 import { writeJson } from '../src/shared/json-writer';
 import { ifNoneMatchNames } from '../src/http/response-encoding';
-import { takeLocal } from '../src/http/request-state';
+import { GRAPHQL_CONTEXT, takeLocal } from '../src/http/request-state';
 import { sendError, toAppError } from './errors';
 import type { FacadeRoute } from './route';
-
-/** Where facadeContext leaves the context for the route's middleware and handler (the handler takes it off: src/http/request-state.ts). */
-export const GRAPHQL_CONTEXT = 'graphqlContext';
 
 export interface FacadeHandlerDeps {
   /** Prepares a route's operation once, to run it in-process per request (src/graphql/prepared-operation.ts). */

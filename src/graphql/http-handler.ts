@@ -1,7 +1,7 @@
 import { HeaderMap, type ApolloServer } from '@apollo/server';
 import type { Request, RequestHandler } from 'express';
 import type { GraphQLContext } from '../graphql-kit/context';
-import { takeLocal } from '../http/request-state';
+import { GRAPHQL_CONTEXT, takeLocal } from '../http/request-state';
 
 /**
  * Serves Apollo Server on an Express route, after the body readers (src/http/json-body.ts,
@@ -28,8 +28,8 @@ export function graphqlHttpHandler(apollo: ApolloServer<GraphQLContext>, createC
         httpGraphQLRequest: { method: req.method.toUpperCase(), headers, search: searchOf(req.url), body: req.body },
         // Kept on res.locals while Apollo runs the request, as the REST facade keeps its own, and
         // taken off once it has answered (src/http/request-state.ts).
-        context: async () => (context = res.locals.graphqlContext = await createContext(req)),
-      }).finally(() => takeLocal(res, 'graphqlContext'));
+        context: async () => (context = res.locals[GRAPHQL_CONTEXT] = await createContext(req)),
+      }).finally(() => takeLocal(res, GRAPHQL_CONTEXT));
       for (const [name, value] of response.headers) res.setHeader(name, value);
       res.statusCode = response.status ?? 200;
       if (response.body.kind === 'complete') {
