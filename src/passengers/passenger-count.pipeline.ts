@@ -24,11 +24,3 @@ export function passengerCountLookup(passengerListsCollection: string, flightIdF
     },
   };
 }
-
-/** What the lookup joins: the list's count, or nothing for a flight without a list. */
-export type JoinedPassengerCount = [] | [{ passengerCount: number }];
-
-/** The count the lookup joined: 0 for a flight without a list. */
-export function passengerCountOf(joined: JoinedPassengerCount): number {
-  return joined[0]?.passengerCount ?? 0;
-}

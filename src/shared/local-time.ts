@@ -66,7 +66,11 @@ function dayPrefix(day: number): string {
  * request and each call should cost one short string.
  */
 export function formatLocalDateTime(instant: Date, timezone: string): string {
-  const time = instant.getTime();
+  return formatLocalTime(instant.getTime(), timezone);
+}
+
+/** `formatLocalDateTime` of a time value (ms since 1970): no Date needed. */
+export function formatLocalTime(time: number, timezone: string): string {
   const local = time + offsetAt(time, timezone);
   const day = Math.floor(local / DAY_MS);
   return dayPrefix(day) + TIMES_OF_DAY[Math.floor((local - day * DAY_MS) / MINUTE_MS)];

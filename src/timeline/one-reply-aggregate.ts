@@ -16,16 +16,16 @@ import type { Model, PipelineStage } from 'mongoose';
  * larger than one reply, the cursor itself: the reply's cursor is closed and the same aggregate
  * runs again through mongoose, whose cursor continues across batches.
  */
-export async function mapAggregateInOneReply<Stored, Read extends Document, Mapped>(
+export async function mapAggregateInOneReply<Stored, Read, Mapped>(
   model: Model<Stored>,
   pipeline: PipelineStage[],
   maxTimeMs: number,
   map: (document: Read) => Mapped,
-  /** Turns one document's BSON into the object the cursor would give (a reader of a known shape may be cheaper than `deserialize`). */
-  decode: (bytes: Uint8Array) => unknown = deserialize,
+  reader: DocumentReader<Read> = DECODED,
 ): Promise<Mapped[]> {
   const db = model.db.db;
-  if (!db) return (await model.aggregate<Read>(pipeline).option({ maxTimeMS: maxTimeMs }).exec()).map(map);
+  const mapDecoded = (documents: Document[]) => documents.map((document) => map(reader.fromDocument(document)));
+  if (!db) return mapDecoded(await model.aggregate<Document>(pipeline).option({ maxTimeMS: maxTimeMs }).exec());
   const collection = model.collection.collectionName;
   const command = { aggregate: collection, pipeline, cursor: { batchSize: ONE_REPLY_BATCH_SIZE }, maxTimeMS: maxTimeMs };
   // The batch's documents stay BSON (views of the reply) until each is decoded below.
@@ -42,17 +42,32 @@ export async function mapAggregateInOneReply<Stored, Read extends Document, Mapp
     // More than one reply holds: let the driver's cursor read them all (the closing is best effort:
     // an abandoned cursor times out on the server).
     db.command({ killCursors: collection, cursors: [cursor.id] }).catch(() => undefined);
-    const all = await model.aggregate<Read>(pipeline).option({ maxTimeMS: maxTimeMs, batchSize: ONE_REPLY_BATCH_SIZE }).exec();
-    return all.map(map);
+    return mapDecoded(await model.aggregate<Document>(pipeline).option({ maxTimeMS: maxTimeMs, batchSize: ONE_REPLY_BATCH_SIZE }).exec());
   }
   const batch = cursor.firstBatch;
   const mapped = new Array<Mapped>(batch.length);
   for (let i = 0; i < batch.length; i += 1) {
-    mapped[i] = map(decode(batch[i]) as Read);
+    mapped[i] = map(reader.fromBytes(batch[i]));
     batch[i] = DONE;
   }
   return mapped;
 }
+
+/**
+ * How the documents of a result become what `map` reads: from a reply's BSON (one document's bytes),
+ * or, for a result the driver's cursor read, from the document it decoded. A reader of a known shape
+ * may be far cheaper than `deserialize` (src/timeline/timeline-flight-reader.ts).
+ */
+export interface DocumentReader<Read> {
+  fromBytes(bytes: Uint8Array): Read;
+  fromDocument(document: Document): Read;
+}
+
+/** The documents as `deserialize` and the cursor give them. */
+const DECODED: DocumentReader<never> = {
+  fromBytes: (bytes) => deserialize(bytes) as never,
+  fromDocument: (document) => document as never,
+};
 
 /** Documents asked for in the first batch: more than any reply holds, so the server's 16 MiB decides. */
 const ONE_REPLY_BATCH_SIZE = 1_000_000;

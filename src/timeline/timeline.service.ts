@@ -1,15 +1,16 @@
+import type { Document } from 'bson';
 import type { PipelineStage } from 'mongoose';
 import type { AirportDocument, AirportModel } from '../airports/airport.model';
 import { FLIGHT_PROJECTION, overlapFilter } from '../flights/flight.service';
-import type { FlightDocument, FlightModel } from '../flights/flight.model';
-import { passengerCountLookup, passengerCountOf, type JoinedPassengerCount } from '../passengers/passenger-count.pipeline';
+import type { FlightModel } from '../flights/flight.model';
+import { passengerCountLookup } from '../passengers/passenger-count.pipeline';
 import type { PassengerListModel } from '../passengers/passenger-list.model';
 import { FALLBACK_COLOURS, type ResourceDocument, type ResourceModel } from '../resources/resource.model';
-import { formatLocalDateTime } from '../shared/local-time';
+import { formatLocalTime } from '../shared/local-time';
 import type { InstantRange } from './date-range';
 import type { LargeReadGate } from './large-read-gate';
 import { mapAggregateInOneReply } from './one-reply-aggregate';
-import { readTimelineFlight } from './timeline-flight-reader';
+import { emptyTimelineFlight, readTimelineFlight, timelineFlightFields, type TimelineFlightFields } from './timeline-flight-reader';
 import { TimelineView } from './timeline-view';
 
 export const API_VERSION = 'v0';
@@ -67,9 +68,6 @@ export interface TimelineRequest {
   /** GRAPHQL_TIMEOUT_MS, named by the QUERY_TIMEOUT of a wait that spent it. */
   timeLimitMs: number;
 }
-
-/** A flight as the timeline's aggregate returns it: the fields an entry shows, and its passenger count. */
-type TimelineFlight = Pick<FlightDocument, 'flightId' | 'flightNumber' | 'resourceId' | 'departure' | 'arrival' | 'colours'> & { passengerList: JoinedPassengerCount };
 
 /** What the timeline reads of an airport, and of a resource (one command reads both). */
 type AirportReference = Pick<AirportDocument, 'icao' | 'iata' | 'city' | 'country' | 'countryTag'>;
@@ -146,10 +144,10 @@ export class TimelineService {
       { $project: FLIGHT_PROJECTION },
       passengerCountLookup(this.deps.passengerLists.collection.collectionName, 'flightId', 'passengerList'),
     ];
-    // Each flight becomes its entry as it is decoded (no decoded flight outlives its entry), by a
-    // reader of exactly this shape (src/timeline/timeline-flight-reader.ts). What
-    // comes from other collections is filled in afterwards: airports in the one object each entry
-    // of that airport shares, resource colours where the flight has none of its own.
+    // Each flight's BSON is read straight into its entry's values (no object per flight but the
+    // entry: src/timeline/timeline-flight-reader.ts). What comes from other collections is filled
+    // in afterwards: airports in the one object each entry of that airport shares, resource
+    // colours where the flight has none of its own.
     const airportsByIcao = new Map<string, TimelineAirportData>();
     const airportOf = (icao: string): TimelineAirportData => {
       let airport = airportsByIcao.get(icao);
@@ -158,25 +156,27 @@ export class TimelineService {
     };
     const resourceIds = new Set<number>();
     const url = this.deps.publicHost;
-    const entries = await mapAggregateInOneReply(this.deps.flights, pipeline, this.deps.maxTimeMs, (flight: TimelineFlight): TimelineEventData => {
+    // One record the reader fills for each flight in turn; the entry copies what it shows.
+    const fields = emptyTimelineFlight();
+    const reader = { fromBytes: (bytes: Uint8Array) => readTimelineFlight(bytes, fields), fromDocument: (flight: Document) => timelineFlightFields(flight, fields) };
+    const entries = await mapAggregateInOneReply(this.deps.flights, pipeline, this.deps.maxTimeMs, (flight: TimelineFlightFields): TimelineEventData => {
       resourceIds.add(flight.resourceId);
-      const own = flight.colours;
       return {
         resourceId: flight.resourceId,
         flightId: flight.flightId,
         flightNumber: flight.flightNumber,
-        backgroundColor: own?.background ?? RESOURCE_COLOUR,
-        textColor: own?.text ?? RESOURCE_COLOUR,
-        borderColor: own?.border ?? RESOURCE_COLOUR,
-        start: formatLocalDateTime(flight.departure.at, timeZone),
-        end: formatLocalDateTime(flight.arrival.at, timeZone),
-        dep: airportOf(flight.departure.icao),
-        arr: airportOf(flight.arrival.icao),
+        backgroundColor: flight.background ?? RESOURCE_COLOUR,
+        textColor: flight.text ?? RESOURCE_COLOUR,
+        borderColor: flight.border ?? RESOURCE_COLOUR,
+        start: formatLocalTime(flight.departureAt, timeZone),
+        end: formatLocalTime(flight.arrivalAt, timeZone),
+        dep: airportOf(flight.departureIcao),
+        arr: airportOf(flight.arrivalIcao),
         url,
         apiVersion: API_VERSION,
-        passengers: passengerCountOf(flight.passengerList),
+        passengers: flight.passengerCount,
       };
-    }, readTimelineFlight);
+    }, reader);
     if (entries.length === 0) return [];
 
     // The flights' airports, then their resources, in one command ($unionWith): one round trip.
