@@ -15,12 +15,18 @@ export interface HeapGrowth<T> {
   retainedBytes: number;
 }
 
-/** How often the heap is collected and read while the task runs. */
+/**
+ * How often the heap is collected and read while the task runs: every SAMPLE_MS, or, where a
+ * collection takes longer (a large heap, a loaded machine), GC_SHARE times what the last one took,
+ * so the collections never take more than a fifth of the task's time. (At a fixed 20 ms, collections
+ * of 50 ms on a busy CI worker left the task no time: a 10-second parse ran past 120 s.)
+ */
 const SAMPLE_MS = 20;
+const GC_SHARE = 4;
 
 /**
  * What `task` keeps alive on the heap, measured so that the collector's timing does not decide it:
- * the heap is collected first, then collected and read every SAMPLE_MS while the task runs (its
+ * the heap is collected first, then collected and read every SAMPLE_MS or so while the task runs (its
  * garbage never counts, only what it holds), and collected again after it. A bare difference of
  * `heapUsed` before and after the same work moved between −29 and +40 MB with when the last young
  * collection happened to run, and even a peak sampled without collecting moved from 27 to 55 MB
@@ -30,15 +36,21 @@ export async function heapGrowth<T>(task: () => Promise<T>): Promise<HeapGrowth<
   collectGarbage();
   const start = process.memoryUsage().heapUsed;
   let peak = start;
-  const sampler = setInterval(() => {
+  let running = true;
+  let sampler: NodeJS.Timeout | undefined;
+  const sample = () => {
+    const started = performance.now();
     collectGarbage();
     peak = Math.max(peak, process.memoryUsage().heapUsed);
-  }, SAMPLE_MS);
+    if (running) sampler = setTimeout(sample, Math.max(SAMPLE_MS, (performance.now() - started) * GC_SHARE));
+  };
+  sampler = setTimeout(sample, SAMPLE_MS);
   try {
     const result = await task();
     collectGarbage();
     return { result, peakLiveBytes: peak - start, retainedBytes: process.memoryUsage().heapUsed - start };
   } finally {
-    clearInterval(sampler);
+    running = false;
+    clearTimeout(sampler);
   }
 }
