@@ -57,6 +57,17 @@ export interface SmallRow {
   load: number;
 }
 
+/** A target's ratios to the minimal server round by round (windows minutes apart drift; windows of one round do not as much). */
+export interface PairedRatios {
+  range: string;
+  connections: number;
+  target: Exclude<SmallTarget, 'minimal server'>;
+  /** CPU per request over the minimal server's, each round. */
+  cpu: number[];
+  /** Requests a second over the minimal server's, each round. */
+  rps: number[];
+}
+
 export interface ColdRow {
   target: SmallTarget;
   /** CPU of the first request after `idleMs` without requests, ms (median over the repetitions). */
@@ -71,6 +82,7 @@ export interface SmallBenchResult {
   flights: number;
   rounds: number;
   rows: SmallRow[];
+  paired: PairedRatios[];
   cold: ColdRow[];
   /** The md5 of the answers, by range (the facade's and the minimal server's are the same bytes). */
   md5: Record<string, string>;
@@ -163,7 +175,7 @@ export async function runSmallRequestsBench(options: SmallBenchOptions = {}): Pr
   const rangeNames = options.ranges ?? (env.BENCH_SMALL_RANGES ? env.BENCH_SMALL_RANGES.split(',').map((name) => name.trim()) : SMALL_RANGES.map((range) => range.name));
   const ranges = SMALL_RANGES.filter((range) => rangeNames.includes(range.name));
   const nodeFlags = serviceV8Flags();
-  const result: SmallBenchResult = { node: process.version, flights, rounds, rows: [], cold: [], md5: {}, loadStart: loadavg()[0], loadEnd: 0 };
+  const result: SmallBenchResult = { node: process.version, flights, rounds, rows: [], paired: [], cold: [], md5: {}, loadStart: loadavg()[0], loadEnd: 0 };
 
   const children: Child[] = [];
   try {
@@ -229,7 +241,8 @@ export async function runSmallRequestsBench(options: SmallBenchOptions = {}): Pr
         }
         const samples = new Map<SmallTarget, Array<{ cpu: number; engine: number; rps: number; load: number }>>(SMALL_TARGETS.map((target) => [target, []]));
         for (let round = 0; round < rounds; round += 1) {
-          for (const target of SMALL_TARGETS) {
+          // Every other round in the reverse order: no target is always measured first.
+          for (const target of round % 2 === 0 ? SMALL_TARGETS : [...SMALL_TARGETS].reverse()) {
             const load = loadOf(servers, target, range);
             const count = counts.get(target)!;
             let sent: number;
@@ -289,6 +302,17 @@ export async function runSmallRequestsBench(options: SmallBenchOptions = {}): Pr
             load: median(list.map((sample) => sample.load)),
           });
         }
+        const minimalSamples = samples.get('minimal server')!;
+        for (const target of ['REST facade', 'GraphQL'] as const) {
+          const list = samples.get(target)!;
+          result.paired.push({
+            range: range.name,
+            connections: connectionCount,
+            target,
+            cpu: list.map((sample, round) => sample.cpu / minimalSamples[round].cpu),
+            rps: list.map((sample, round) => sample.rps / minimalSamples[round].rps),
+          });
+        }
         process.stderr.write(`small requests: ${range.name}, ${connectionCount} connection(s) measured\n`);
       }
     }
@@ -319,6 +343,13 @@ export function formatSmallRequestsBench(result: SmallBenchResult): string {
     lines.push(
       `| ${range} | ${minimal.entries} | ${connections} | ${ms(minimal.cpuMs)} ms | ${ms(facade.cpuMs)} ms | ${(facade.cpuMs / minimal.cpuMs).toFixed(2)} | ${ms(graphql.cpuMs)} ms | ${(graphql.cpuMs / minimal.cpuMs).toFixed(2)} | ${minimal.rps.toFixed(0)} | ${facade.rps.toFixed(0)} | ${(facade.rps / minimal.rps).toFixed(2)} | ${graphql.rps.toFixed(0)} | ${(graphql.rps / minimal.rps).toFixed(2)} | ${ms(minimal.engineCpuMs)}, ${ms(facade.engineCpuMs)}, ${ms(graphql.engineCpuMs)} ms | ${minimal.load.toFixed(1)} |`,
     );
+  }
+  if (result.paired.length) {
+    lines.push('', 'Round by round (each round takes the three targets minutes apart at most, so the machine\'s drift hits them alike): the ratio to the minimal server of the same round, median and each round.', '');
+    const list = (values: number[]) => values.map((value) => value.toFixed(2)).join(', ');
+    for (const paired of result.paired) {
+      lines.push(`- ${paired.range}, ${paired.connections} connection${paired.connections > 1 ? 's' : ''}, ${paired.target}: CPU × **${median(paired.cpu).toFixed(2)}** (${list(paired.cpu)}); throughput × **${median(paired.rps).toFixed(2)}** (${list(paired.rps)})`);
+    }
   }
   if (result.cold.length) {
     lines.push('', `Cold: the one-day request after ${result.cold[0].idleMs / 1000} s without requests (medians of 3):`, '', '| Target | First request CPU | First three, per request | × warm (one connection) |', '|---|---|---|---|');

@@ -17,7 +17,10 @@
  * (another checkout, with its node_modules) adds that code's servers to every round, labelled
  * "before", to measure a change against what it replaces in the same minutes. `BENCH_SCALE_SERVER_ENV`
  * (a JSON object of variables) configures every server, `BENCH_SCALE_COMPARE_ENV` the "before" ones
- * on top (with BENCH_SCALE_COMPARE set to this tree: the same code under two settings).
+ * on top (with BENCH_SCALE_COMPARE set to this tree: the same code under two settings), and
+ * `BENCH_SCALE_COMPARE_FLAGS` their V8 flags instead of the service's (the same code under two sets
+ * of flags). Every server runs as docs/performance.md tells a service of its dataset's density to
+ * be configured (GRAPHQL_COST_FLIGHTS_PER_DAY, GRAPHQL_MAX_COST).
  */
 import { loadavg } from 'node:os';
 import { Agent, request } from 'node:http';
@@ -75,7 +78,11 @@ async function startServer(flights: number, flags: string[], code = 'this tree',
     const script = path.join(root, `bench/timeline-server${EXTENSION}`);
     // Every request measured to its end: on a loaded machine a 20,000-entry request under 16
     // connections outlasts the default 5 s execution limit, and a stopped request costs less.
-    const serverEnv = { GRAPHQL_TIMEOUT_MS: '120000', DB_OPERATION_TIMEOUT_MS: '120000', ...settingsFrom('BENCH_SCALE_SERVER_ENV'), ...env };
+    // Configured as docs/performance.md ("Where the estimate misleads") tells a service of this
+    // density: its flights a day for the cost estimate, so that a month's read counts as large and
+    // takes its turn (TIMELINE_LARGE_READS_MAX), and a cost limit that lets a month through.
+    const density = { GRAPHQL_COST_FLIGHTS_PER_DAY: String(Math.ceil(flights / 31)), GRAPHQL_MAX_COST: '100000000' };
+    const serverEnv = { GRAPHQL_TIMEOUT_MS: '120000', DB_OPERATION_TIMEOUT_MS: '120000', ...density, ...settingsFrom('BENCH_SCALE_SERVER_ENV'), ...env };
     const { child, match } = await startChild(
       [...flags, '--expose-gc', ...PRELOAD, script, String(flights)],
       { ...process.env, NODE_ENV: 'production', MONGODB_URI: `${engine.match[1]}/broker`, BENCH_SERVER_ENV: JSON.stringify(serverEnv) },
@@ -170,6 +177,8 @@ export interface ConcurrencyRow {
 export interface ScaleBenchResult {
   node: string;
   flags: string[];
+  /** The "before" servers' V8 flags, where BENCH_SCALE_COMPARE_FLAGS gave others. */
+  compareFlags?: string[];
   rounds: number;
   linear: LinearRow[];
   concurrency: ConcurrencyRow[];
@@ -198,7 +207,9 @@ export async function runTimelineScaleBench(): Promise<ScaleBenchResult> {
     // taking both codes in turn, so a change is measured against what it replaces in the same minutes.
     const compare = process.env.BENCH_SCALE_COMPARE;
     const compareEnv = settingsFrom('BENCH_SCALE_COMPARE_ENV');
-    if (compare) servers.push(await startServer(5000, flags, 'before', compare, compareEnv), await startServer(20000, flags, 'before', compare, compareEnv));
+    const compareFlags = process.env.BENCH_SCALE_COMPARE_FLAGS?.split(/\s+/).filter(Boolean) ?? flags;
+    if (compare && compareFlags !== flags) result.compareFlags = compareFlags;
+    if (compare) servers.push(await startServer(5000, compareFlags, 'before', compare, compareEnv), await startServer(20000, compareFlags, 'before', compare, compareEnv));
     const entries = new Map<string, number>();
     for (const server of servers) {
       for (const target of TARGETS) {
@@ -321,7 +332,7 @@ const fixed = (value: number, digits = 2) => value.toFixed(digits);
 
 export function formatTimelineScaleBench(result: ScaleBenchResult): string {
   const lines = [
-    `Scaling to 20,000 flights (issue 28), Node ${result.node} ${result.flags.join(' ')}; the embedded engine in a process of its own; CPU of the serving process; medians of ${result.rounds} rounds; load (one-minute average, 2 cores) ${fixed(Math.min(...result.loads), 1)} to ${fixed(Math.max(...result.loads), 1)}.`,
+    `Scaling to 20,000 flights (issue 28), Node ${result.node} ${result.flags.join(' ')}${result.compareFlags ? ` ("before": ${result.compareFlags.join(' ')})` : ''}; the embedded engine in a process of its own; CPU of the serving process; medians of ${result.rounds} rounds; load (one-minute average, 2 cores) ${fixed(Math.min(...result.loads), 1)} to ${fixed(Math.max(...result.loads), 1)}.`,
     '',
     '| Code | Flights | Target (31 days) | Entries | CPU / request | CPU / entry | Allocated / request | Scavenges / request | Full collections / request | Load |',
     '|---|---|---|---|---|---|---|---|---|---|',
