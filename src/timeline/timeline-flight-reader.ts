@@ -32,8 +32,8 @@ export function emptyTimelineFlight(): TimelineFlightFields {
  * Reads one flight straight from its BSON bytes into `into` and returns it. `bson`'s `deserialize`
  * is general: it allocates many times the document's size (per-call options, a frame per nested
  * document, a string per key, a Long and a Date per date), and a general reader of the decoded
- * shape still made an object per nested document and a Date per time (2.3 µs a flight, against
- * 5.3 for `deserialize`: docs/performance.md, "Figures behind the code"). This one knows the
+ * shape still made an object per nested document and a Date per time (figures: docs/performance.md,
+ * "Figures behind the code"). This one knows the
  * fields, in any order, with the element types they are stored with (strings, int32 and double
  * numbers, dates, the nested documents, null colours); a document holding anything else (an int64,
  * another field, a missing field, a malformed length, invalid UTF-8) is handed to `deserialize`
