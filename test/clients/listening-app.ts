@@ -1,5 +1,8 @@
 import { createServer, type Server } from 'node:http';
+import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Express } from 'express';
 import type { GatewayApp } from '../../src/app';
 
@@ -34,4 +37,31 @@ export function recordingFetch() {
     return fetch(input, init);
   };
   return { fetch: fetcher, sent };
+}
+
+/**
+ * The app listening on a Unix socket file, for tests that need an answer the client does not read
+ * to stay unfinished. Loopback TCP buffers grow with the kernel's autotuning (up to
+ * net.ipv4.tcp_rmem's and tcp_wmem's maxima: 32 MB and 4 MB on some machines), so how much of an
+ * unread answer they swallow depends on the machine; a Unix stream socket holds about
+ * net.core.wmem_default (about 200 KB), always. Request with `http.request({ socketPath, path })`.
+ */
+export async function listenOnSocketFile(app: Express): Promise<{ socketPath: string; close(): Promise<void> }> {
+  const directory = await mkdtemp(join(tmpdir(), 'gateway-test-'));
+  const socketPath = join(directory, 'http.sock');
+  const server: Server = createServer(app);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(socketPath, resolve);
+  });
+  return {
+    socketPath,
+    close: async () => {
+      await new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      });
+      await rm(directory, { recursive: true, force: true });
+    },
+  };
 }

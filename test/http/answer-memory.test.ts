@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { print } from 'graphql';
 import { TimelineLegacyEventsDocument } from '../../src/graphql/generated/operations';
-import { listen } from '../clients/listening-app';
+import { listenOnSocketFile } from '../clients/listening-app';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { createReferenceData, insertManyFlights } from '../helpers/timeline-fixtures';
 
@@ -19,19 +19,19 @@ const md5 = (bytes: Buffer) => createHash('md5').update(bytes).digest('hex');
  * Every answer is written through memory the JSON writer reuses from one answer to the next
  * (src/shared/json-writer.ts). Whatever reuses memory across answers must never touch bytes a socket
  * has not sent yet: answers nobody reads keep their responses unfinished (about 4.5 MB of JSON each,
- * more than the sockets absorb) while others are written. (Lending the scratch memory to large
+ * more than a Unix socket absorbs: loopback TCP can take about 4 MB) while others are written. (Lending the scratch memory to large
  * answers without a copy was tried against this test: given back one tick early, it fails.)
  */
 describe('large answers written through reused memory', () => {
   let testApp: TestApp;
-  let server: { url: string; close(): Promise<void> };
+  let server: { socketPath: string; close(): Promise<void> };
   let token: string;
 
   beforeAll(async () => {
     testApp = await startTestApp('answer_memory', { TIMELINE_LARGE_READS_MAX: '16', TIMELINE_LARGE_READS_QUEUE: '64', GRAPHQL_TIMEOUT_MS: '120000' });
     await createReferenceData(testApp);
     await insertManyFlights(testApp, FLIGHTS, { from: RANGE.start, firstId: 700_000, numberPrefix: 'MEM' });
-    server = await listen(testApp.app);
+    server = await listenOnSocketFile(testApp.app);
     token = await testApp.token(['timeline:read']);
   });
   afterAll(async () => {
@@ -44,7 +44,7 @@ describe('large answers written through reused memory', () => {
     const graphql = route === 'GraphQL';
     const headers: Record<string, string> = { authorization: `Bearer ${token}` };
     if (graphql) Object.assign(headers, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(GRAPHQL_BODY)) });
-    const req = httpRequest(new URL(graphql ? '/graphql' : REST, server.url), { method: graphql ? 'POST' : 'GET', headers });
+    const req = httpRequest({ socketPath: server.socketPath, path: graphql ? '/graphql' : REST, method: graphql ? 'POST' : 'GET', headers });
     const head = new Promise<IncomingMessage>((resolve, reject) => {
       req.on('response', resolve);
       req.on('error', reject);

@@ -2,7 +2,7 @@ import { request as httpRequest, type ClientRequest, type IncomingMessage } from
 import { print } from 'graphql';
 import { TimelineEventsDocument } from '../../src/graphql/generated/operations';
 import { Metrics } from '../../src/metrics/metrics';
-import { listen } from '../clients/listening-app';
+import { listen, listenOnSocketFile } from '../clients/listening-app';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { createReferenceData, insertManyFlights } from '../helpers/timeline-fixtures';
 
@@ -29,6 +29,10 @@ describe('large timeline reads take turns (TIMELINE_LARGE_READS_MAX, TIMELINE_LA
   let testApp: TestApp;
   let metrics: Metrics;
   let server: { url: string; close(): Promise<void> };
+  /** Where held requests go: a Unix socket, whose buffers take a few hundred KB of an unread answer on any machine (loopback TCP's can take all of it). */
+  let socketFile: { socketPath: string; close(): Promise<void> };
+  /** Every request sent by a test, destroyed after it: a failed test must not leave a turn held for the next ones. */
+  const sent: ClientRequest[] = [];
   let token: string;
   let scrapeToken: string;
 
@@ -40,13 +44,19 @@ describe('large timeline reads take turns (TIMELINE_LARGE_READS_MAX, TIMELINE_LA
       { metrics },
     );
     await createReferenceData(testApp);
-    // Enough flights (about 4.5 MB of JSON) that an answer nobody reads cannot all be handed to the socket.
+    // Enough flights (about 4.5 MB of JSON) that an answer nobody reads cannot all be handed to the socket (which takes a few hundred KB).
     await insertManyFlights(testApp, FLIGHTS, { from: '2026-05-01', firstId: 500_000, numberPrefix: 'LRG' });
     server = await listen(testApp.app);
+    socketFile = await listenOnSocketFile(testApp.app);
     token = await testApp.token(['timeline:read']);
     scrapeToken = await testApp.token(['metrics:read'], 'prometheus');
   });
+  afterEach(async () => {
+    for (const req of sent.splice(0)) req.destroy();
+    await until({ inFlight: 0, waiting: 0 });
+  });
   afterAll(async () => {
+    await socketFile.close();
     await server.close();
     await testApp.close();
   });
@@ -55,7 +65,8 @@ describe('large timeline reads take turns (TIMELINE_LARGE_READS_MAX, TIMELINE_LA
   function held(path: string, method = 'GET', body?: string): HeldRequest {
     const headers: Record<string, string> = { authorization: `Bearer ${token}` };
     if (body) Object.assign(headers, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
-    const req = httpRequest(new URL(path, server.url), { method, headers });
+    const req = httpRequest({ socketPath: socketFile.socketPath, path, method, headers });
+    sent.push(req);
     let arrived = false;
     const head = new Promise<IncomingMessage>((resolve, reject) => {
       req.on('response', (res) => {
