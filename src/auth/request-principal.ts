@@ -6,8 +6,8 @@ import type { TokenVerifier } from './token-verifier';
 /** The part of an HTTP request that carries credentials (Node's IncomingMessage satisfies it). */
 export interface CredentialsRequest {
   headers: IncomingHttpHeaders;
-  /** Every value of each header; Node keeps only the first Authorization in `headers`. */
-  headersDistinct?: Record<string, string[] | undefined>;
+  /** Names and values as received, alternating; Node keeps only the first Authorization in `headers`. */
+  rawHeaders?: string[];
 }
 
 /** Resolves a request's principal (undefined without a token); rejects with the 401 a bad token earns. */
@@ -33,7 +33,17 @@ export function createRequestAuthenticator(verifier: TokenVerifier): RequestAuth
 }
 
 async function authenticateOnce(verifier: TokenVerifier, req: CredentialsRequest): Promise<Principal | undefined> {
-  const values = req.headersDistinct?.authorization;
-  if (values && values.length > 1) throw malformedCredentials(`send one Authorization header, got ${values.length}`);
+  const count = req.rawHeaders ? authorizationHeaders(req.rawHeaders) : 0;
+  if (count > 1) throw malformedCredentials(`send one Authorization header, got ${count}`);
   return verifier.authenticate(req.headers.authorization);
+}
+
+/** How many Authorization headers a request carried (counted in its raw headers: Node's `headersDistinct` builds an object of every header first). */
+function authorizationHeaders(rawHeaders: string[]): number {
+  let count = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i];
+    if (name.length === 13 && name.toLowerCase() === 'authorization') count += 1;
+  }
+  return count;
 }

@@ -80,9 +80,9 @@ export function createTokenVerifier(auth: AuthConfig, options: TokenVerifierOpti
   return {
     async authenticate(authorizationHeader) {
       if (authorizationHeader === undefined) return undefined;
-      const token = compactJws(bearerToken(authorizationHeader));
-      const known = verified.get(token);
+      const known = verified.get(authorizationHeader);
       if (known && stillValid(known, clockToleranceSeconds)) return known.principal;
+      const token = compactJws(bearerToken(authorizationHeader));
       // Outside the try: a key that failed to import is a server fault (500), not a bad token.
       const key = await source.key();
       let payload: JWTPayload;
@@ -93,16 +93,16 @@ export function createTokenVerifier(auth: AuthConfig, options: TokenVerifierOpti
       }
       checkLifetime(payload, maxLifetimeSeconds, clockToleranceSeconds);
       const principal = Object.freeze(toPrincipal(payload));
-      if (token.length <= VERIFIED_TOKEN_MAX_CHARS) verified.set(token, { principal, exp: payload.exp as number, nbf: payload.nbf }, { ttl: VERIFIED_TOKEN_TTL_MS });
+      if (authorizationHeader.length <= VERIFIED_TOKEN_MAX_CHARS) verified.set(authorizationHeader, { principal, exp: payload.exp as number, nbf: payload.nbf }, { ttl: VERIFIED_TOKEN_TTL_MS });
       return principal;
     },
   };
 }
 
 /**
- * Tokens verified lately, by their exact text (one spelling per token: compactJws), so a client
- * that sends its token with every request pays for the signature and the claims once a minute, not
- * each time. Only what passed every check is kept, with the two claims that depend on the clock,
+ * Tokens verified lately, by the exact Authorization header that carried them (its parse and the
+ * token's form checks are skipped too: they passed for exactly this text), so a client that sends
+ * its token with every request pays for the signature and the claims once a minute, not each time. Only what passed every check is kept, with the two claims that depend on the clock,
  * which are checked again at each use; the rest (signature, algorithm, issuer, audience, sub,
  * lifetime) cannot change for the same text and the same key. A key taken out of a JWKS set stops
  * the tokens it signed within VERIFIED_TOKEN_TTL_MS more (jose keeps the set itself for 10 minutes).
@@ -110,7 +110,7 @@ export function createTokenVerifier(auth: AuthConfig, options: TokenVerifierOpti
  */
 const VERIFIED_TOKENS = 1000;
 const VERIFIED_TOKEN_TTL_MS = 60_000;
-/** Longer tokens (rare: an identity provider's are under 2 kB) are verified each time, so the cache stays under about 4 MB. */
+/** Longer headers (rare: an identity provider's tokens are under 2 kB) are verified each time, so the cache stays under about 4 MB. */
 const VERIFIED_TOKEN_MAX_CHARS = 4096;
 
 interface VerifiedToken {

@@ -108,10 +108,17 @@ function responseEnded(res: Pick<ServerResponse, 'once'>): AbortSignal {
  */
 export function requestBaseUrl(req: ContextRequest, config: Pick<Config, 'publicHost' | 'publicUrl'>): string {
   if (config.publicUrl) return config.publicUrl;
-  const scheme = req.protocol === 'https' ? 'https' : 'http';
+  const https = req.protocol === 'https';
   const host = req.headers.host;
-  return `${scheme}://${host !== undefined && isHostHeader(host) ? host.toLowerCase() : config.publicHost}`;
+  // Clients send the same Host request after request: the last answer is kept (the check is a regular expression).
+  const last = lastBaseUrl;
+  if (last && last.host === host && last.https === https && last.config === config) return last.url;
+  const url = `${https ? 'https' : 'http'}://${host !== undefined && isHostHeader(host) ? host.toLowerCase() : config.publicHost}`;
+  lastBaseUrl = { host, https, config, url };
+  return url;
 }
+
+let lastBaseUrl: { host: string | undefined; https: boolean; config: object; url: string } | undefined;
 
 /**
  * Builds a request's context: one verifier for GraphQL and the REST facade alike. A bad token is
