@@ -102,9 +102,10 @@ export function createTokenVerifier(auth: AuthConfig, options: TokenVerifierOpti
 /**
  * Tokens verified lately, by the exact Authorization header that carried them (its parse and the
  * token's form checks are skipped too: they passed for exactly this text), so a client that sends
- * its token with every request pays for the signature and the claims once a minute, not each time. Only what passed every check is kept, with the two claims that depend on the clock,
- * which are checked again at each use; the rest (signature, algorithm, issuer, audience, sub,
- * lifetime) cannot change for the same text and the same key. A key taken out of a JWKS set stops
+ * its token with every request pays for the signature and the claims once a minute, not each
+ * time. Only what passed every check is kept, with the two claims that depend on the clock, which
+ * are checked again at each use; the rest (signature, algorithm, issuer, audience, sub, lifetime)
+ * cannot change for the same text and the same key. A key taken out of a JWKS set stops
  * the tokens it signed within VERIFIED_TOKEN_TTL_MS more (jose keeps the set itself for 10 minutes).
  * Bounded: the least recently used go first, and an unknown, refused or very long token is never kept.
  */

@@ -1,5 +1,7 @@
 import type { JWTPayload } from 'jose';
+import { request as httpRequest } from 'node:http';
 import request from 'supertest';
+import { listen } from '../clients/listening-app';
 import {
   authenticationRequired,
   ENDPOINTS,
@@ -180,6 +182,29 @@ describe('two Authorization headers', () => {
     for (const order of [[`Bearer ${good}`, 'Bearer x.y.z'], ['Bearer x.y.z', `Bearer ${good}`]]) {
       const res = await endpoint.send(testApp.app, { authorization: order as unknown as string });
       expectRejected(endpoint, res, invalidRequest('send one Authorization header, got 2'), good);
+    }
+  });
+
+  it('are counted whatever the case of their names, as sent on the wire', async () => {
+    const good = await hs256();
+    const server = await listen(testApp.app);
+    try {
+      const answer = await new Promise<{ status?: number; body: string }>((resolve, reject) => {
+        // Raw headers as sent (a flat list: Node then adds no Host of its own).
+        const headers = ['Host', new URL(server.url).host, 'Authorization', `Bearer ${good}`, 'AUTHORIZATION', `Bearer ${good}`, 'authorization', `Bearer ${good}`];
+        const req = httpRequest(`${server.url}/api/broker/v0/calendar/timeline/event?start=2026-05-01&end=2026-05-01`, { headers }, (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (body += chunk));
+          res.on('end', () => resolve({ status: res.statusCode, body }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      expect(answer.status).toBe(401);
+      expect(answer.body).toContain('send one Authorization header, got 3');
+    } finally {
+      await server.close();
     }
   });
 });
