@@ -10,6 +10,7 @@
  * young or not; Buffer contents (socket frames, the response's bytes) live outside the V8 heap and
  * are not counted.
  */
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { GCProfiler, getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
@@ -18,6 +19,12 @@ import { deserialize, serialize, type Document } from 'bson';
 export interface WindowFigures {
   /** CPU time of the whole process (user + system), ms. */
   cpuMs: number;
+  /**
+   * CPU time of the main thread alone, ms (Linux: /proc/thread-self/schedstat; undefined elsewhere):
+   * the rest of `cpuMs` is V8's helper threads (parallel and concurrent collection, compilation)
+   * and libuv's pool.
+   */
+  mainThreadCpuMs?: number;
   wallMs: number;
   /** Bytes allocated on the V8 heap (see the file comment). */
   allocatedBytes: number;
@@ -51,6 +58,7 @@ interface GcStatistic {
 export class MeasurementWindow {
   private profiler?: GCProfiler;
   private startCpu = process.cpuUsage();
+  private startThreadCpu: number | undefined;
   private startWall = 0;
   private startUsed = 0;
   private startKept = 0;
@@ -76,10 +84,12 @@ export class MeasurementWindow {
     this.profiler.start();
     this.startWall = performance.now();
     this.startCpu = process.cpuUsage();
+    this.startThreadCpu = threadCpuMs();
   }
 
   stop(): WindowFigures {
     const cpu = process.cpuUsage(this.startCpu);
+    const threadCpu = threadCpuMs();
     const wallMs = performance.now() - this.startWall;
     const endUsed = getHeapStatistics().used_heap_size;
     const statistics = ((this.profiler?.stop() as { statistics?: GcStatistic[] } | undefined)?.statistics ?? []) as GcStatistic[];
@@ -102,6 +112,7 @@ export class MeasurementWindow {
     const collected = youngCollections();
     return {
       cpuMs: (cpu.user + cpu.system) / 1000,
+      mainThreadCpuMs: threadCpu !== undefined && this.startThreadCpu !== undefined ? threadCpu - this.startThreadCpu : undefined,
       wallMs,
       allocatedBytes: allocated,
       scavenges,
@@ -117,6 +128,15 @@ export class MeasurementWindow {
   private stopSampler(): void {
     if (this.sampler) clearInterval(this.sampler);
     this.sampler = undefined;
+  }
+}
+
+/** CPU time of the calling thread in ms, from Linux's scheduler statistics (ns on the CPU); undefined elsewhere. */
+function threadCpuMs(): number | undefined {
+  try {
+    return Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]) / 1e6;
+  } catch {
+    return undefined;
   }
 }
 

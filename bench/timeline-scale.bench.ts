@@ -166,6 +166,8 @@ export interface ConcurrencyRow {
   connections: number;
   requests: number;
   cpuMsPerRequest: number;
+  /** The main thread's share of it (undefined where the thread's CPU cannot be read). */
+  mainThreadMsPerRequest?: number;
   wallP50Ms: number;
   wallMaxMs: number;
   over5s: number;
@@ -306,6 +308,7 @@ export async function runTimelineScaleBench(): Promise<ScaleBenchResult> {
         connections: Number(connections),
         requests: 16,
         cpuMsPerRequest: median(list.map(({ figures }) => figures.cpuMs / 16)),
+        mainThreadMsPerRequest: list.every(({ figures }) => figures.mainThreadCpuMs !== undefined) ? median(list.map(({ figures }) => figures.mainThreadCpuMs! / 16)) : undefined,
         wallP50Ms: median(walls),
         wallMaxMs: Math.max(...walls),
         over5s: walls.filter((ms) => ms > 5000).length / list.length,
@@ -353,18 +356,19 @@ export function formatTimelineScaleBench(result: ScaleBenchResult): string {
   if (result.concurrency.length) {
     lines.push(
       '',
-      '| Code | Target (31 days, 20,000 flights) | Connections | CPU / request | Wall per request, median | Slowest | Over 5 s per 16 | Not 200 | Peak RSS | Load |',
-      '|---|---|---|---|---|---|---|---|---|---|',
+      '| Code | Target (31 days, 20,000 flights) | Connections | CPU / request | of which the main thread | Wall per request, median | Slowest | Over 5 s per 16 | Not 200 | Peak RSS | Load |',
+      '|---|---|---|---|---|---|---|---|---|---|---|',
     );
     for (const row of result.concurrency) {
-      lines.push(`| ${row.code} | ${row.target} | ${row.connections} | ${fixed(row.cpuMsPerRequest, 0)} ms | ${fixed(row.wallP50Ms, 0)} ms | ${fixed(row.wallMaxMs, 0)} ms | ${fixed(row.over5s, 1)} | ${row.notOk} | ${fixed(row.peakRssMiB, 0)} MiB | ${fixed(row.load, 1)} |`);
+      lines.push(`| ${row.code} | ${row.target} | ${row.connections} | ${fixed(row.cpuMsPerRequest, 0)} ms | ${row.mainThreadMsPerRequest === undefined ? '—' : `${fixed(row.mainThreadMsPerRequest, 0)} ms`} | ${fixed(row.wallP50Ms, 0)} ms | ${fixed(row.wallMaxMs, 0)} ms | ${fixed(row.over5s, 1)} | ${row.notOk} | ${fixed(row.peakRssMiB, 0)} MiB | ${fixed(row.load, 1)} |`);
     }
     lines.push('');
     for (const row of result.concurrency.filter((candidate) => candidate.connections === 16)) {
       const alone = result.concurrency.find((candidate) => candidate.code === row.code && candidate.target === row.target && candidate.connections === 1);
       if (!alone) continue;
       const ratios = result.concurrencyRatios[`${row.code}|${row.target}`] ?? [];
-      lines.push(`- ${row.code}, ${row.target}: CPU per request with 16 connections / one at a time = **${fixed(row.cpuMsPerRequest / alone.cpuMsPerRequest)}** (target ≤ 1.1; round by round ${ratios.map((ratio) => fixed(ratio)).join(', ')})`);
+      const mainThread = row.mainThreadMsPerRequest !== undefined && alone.mainThreadMsPerRequest !== undefined ? `; the main thread alone ${fixed(row.mainThreadMsPerRequest / alone.mainThreadMsPerRequest)}` : '';
+      lines.push(`- ${row.code}, ${row.target}: CPU per request with 16 connections / one at a time = **${fixed(row.cpuMsPerRequest / alone.cpuMsPerRequest)}** (target ≤ 1.1; round by round ${ratios.map((ratio) => fixed(ratio)).join(', ')}${mainThread})`);
     }
   }
   return lines.join('\n');

@@ -33,6 +33,8 @@ const ENTRIES = {
 };
 const STAMP = path.join(root, 'dist', '.build-stamp');
 const SOURCES = ['src', 'rest-facade', 'bench', 'scripts', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'];
+/** The folders tsconfig.build.json compiles into dist/. */
+const COMPILED = ['src', 'rest-facade', 'bench', 'scripts'];
 const FORWARDED = ['SIGTERM', 'SIGINT', 'SIGHUP'];
 
 function newestMtime(target) {
@@ -84,6 +86,9 @@ async function build(reason) {
     process.stderr.write('build failed: fix the errors above\n');
     process.exit(status);
   }
+  // Required here: the production image has start.cjs without the build's helpers (it never builds).
+  const stale = require('./prune-build.cjs').pruneBuild(root, COMPILED);
+  if (stale.length > 0) process.stderr.write(`removed ${stale.length} compiled file(s) whose source is gone\n`);
   fs.writeFileSync(STAMP, new Date().toISOString());
   process.stderr.write(`built in ${Math.round((Date.now() - started) / 1000)} s\n`);
 }
