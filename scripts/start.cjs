@@ -32,9 +32,9 @@ const ENTRIES = {
   '--emit-schema': 'dist/scripts/emit-schema.js',
 };
 const STAMP = path.join(root, 'dist', '.build-stamp');
-const SOURCES = ['src', 'rest-facade', 'bench', 'scripts', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'];
 /** The folders tsconfig.build.json compiles into dist/. */
 const COMPILED = ['src', 'rest-facade', 'bench', 'scripts'];
+const SOURCES = [...COMPILED, 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'];
 const FORWARDED = ['SIGTERM', 'SIGINT', 'SIGHUP'];
 
 function newestMtime(target) {
