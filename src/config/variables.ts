@@ -135,9 +135,9 @@ const limits = {
     name: 'TIMELINE_LARGE_READS_MAX',
     section: 'requests',
     schema: wholeNumber(1, 10_000),
-    default: '4',
+    default: '2',
     description:
-      'Large timeline reads (`timelineEvents` and the REST timeline routes) served at once; more wait their turn, within their `GRAPHQL_TIMEOUT_MS`. Bounds the memory they hold: see [Performance](performance.md#scaling-to-20000-flights)',
+      'Large timeline reads (`timelineEvents` and the REST timeline routes) served at once (two: one is built while the next reads); more wait their turn, within their `GRAPHQL_TIMEOUT_MS`. Bounds the memory and the collector work they cause: see [Performance](performance.md#scaling-to-20000-flights)',
   }),
   timelineLargeReadsQueue: variable({
     name: 'TIMELINE_LARGE_READS_QUEUE',
