@@ -13,7 +13,8 @@
  * The servers are bench/timeline-server.ts (the real app plus the measuring routes), each with its
  * own engine process and dataset, started with GRAPHQL_TIMEOUT_MS raised so that every request is
  * measured to its end. `BENCH_SCALE_ROUNDS` (default 5) and `BENCH_SCALE_CONCURRENT=0` (skip part 2)
- * focus a run; `BENCH_NODE_FLAGS` as for the timeline benchmark; `BENCH_SCALE_COMPARE=<directory>`
+ * focus a run; `BENCH_SCALE_WINDOW` (a multiple of 16, default 16) sets part 2's requests per
+ * window (more: each window nearer a steady state, less noise per round, a longer run); `BENCH_NODE_FLAGS` as for the timeline benchmark; `BENCH_SCALE_COMPARE=<directory>`
  * (another checkout, with its node_modules) adds that code's servers to every round, labelled
  * "before", to measure a change against what it replaces in the same minutes. `BENCH_SCALE_SERVER_ENV`
  * (a JSON object of variables) configures every server, `BENCH_SCALE_COMPARE_ENV` the "before" ones
@@ -182,6 +183,8 @@ export interface ScaleBenchResult {
   /** The "before" servers' V8 flags, where BENCH_SCALE_COMPARE_FLAGS gave others. */
   compareFlags?: string[];
   rounds: number;
+  /** Part 2's requests per window (BENCH_SCALE_WINDOW). */
+  windowRequests: number;
   linear: LinearRow[];
   concurrency: ConcurrencyRow[];
   /** Every ratio per round, so the spread is visible beside the ratio of medians. */
@@ -198,8 +201,10 @@ function entriesOf(text: string): number {
 export async function runTimelineScaleBench(): Promise<ScaleBenchResult> {
   const rounds = Number(process.env.BENCH_SCALE_ROUNDS ?? 5);
   const concurrent = process.env.BENCH_SCALE_CONCURRENT !== '0';
+  const windowRequests = Number(process.env.BENCH_SCALE_WINDOW ?? 16);
+  if (!Number.isInteger(windowRequests) || windowRequests < 16 || windowRequests % 16 !== 0) throw new Error(`BENCH_SCALE_WINDOW must be a multiple of 16, not ${process.env.BENCH_SCALE_WINDOW}`);
   const flags = serviceV8Flags();
-  const result: ScaleBenchResult = { node: process.version, flags, rounds, linear: [], concurrency: [], linearRatios: {}, concurrencyRatios: {}, loads: [] };
+  const result: ScaleBenchResult = { node: process.version, flags, rounds, windowRequests, linear: [], concurrency: [], linearRatios: {}, concurrencyRatios: {}, loads: [] };
   const servers: Server[] = [];
   const one = new Agent({ keepAlive: true, maxSockets: 1 });
   const many = new Agent({ keepAlive: true, maxSockets: 16 });
@@ -246,7 +251,8 @@ export async function runTimelineScaleBench(): Promise<ScaleBenchResult> {
         }
       }
       for (const large of concurrent ? larges : []) {
-        // Part 2: 16 requests one at a time, then 16 at once (and the other way round every other round).
+        // Part 2: `windowRequests` requests one at a time, then as many over 16 connections (16 loops,
+        // each sending its share back to back), and the other way round every other round.
         for (const target of TARGETS) {
           const order = round % 2 === 0 ? [1, 16] : [16, 1];
           for (const connections of order) {
@@ -260,10 +266,16 @@ export async function runTimelineScaleBench(): Promise<ScaleBenchResult> {
                 connections === 1
                   ? (async () => {
                       const list: Answer[] = [];
-                      for (let i = 0; i < 16; i += 1) list.push(await sendTarget(agent, large, target));
+                      for (let i = 0; i < windowRequests; i += 1) list.push(await sendTarget(agent, large, target));
                       return list;
                     })()
-                  : Promise.all(Array.from({ length: 16 }, () => sendTarget(agent, large, target))),
+                  : Promise.all(
+                      Array.from({ length: 16 }, async () => {
+                        const list: Answer[] = [];
+                        for (let i = 0; i < windowRequests / 16; i += 1) list.push(await sendTarget(agent, large, target));
+                        return list;
+                      }),
+                    ).then((lists) => lists.flat()),
               true,
             );
             const key = `${large.code}|${target.name}|${connections}`;
@@ -306,12 +318,12 @@ export async function runTimelineScaleBench(): Promise<ScaleBenchResult> {
         code,
         target,
         connections: Number(connections),
-        requests: 16,
-        cpuMsPerRequest: median(list.map(({ figures }) => figures.cpuMs / 16)),
-        mainThreadMsPerRequest: list.every(({ figures }) => figures.mainThreadCpuMs !== undefined) ? median(list.map(({ figures }) => figures.mainThreadCpuMs! / 16)) : undefined,
+        requests: windowRequests,
+        cpuMsPerRequest: median(list.map(({ figures }) => figures.cpuMs / windowRequests)),
+        mainThreadMsPerRequest: list.every(({ figures }) => figures.mainThreadCpuMs !== undefined) ? median(list.map(({ figures }) => figures.mainThreadCpuMs! / windowRequests)) : undefined,
         wallP50Ms: median(walls),
         wallMaxMs: Math.max(...walls),
-        over5s: walls.filter((ms) => ms > 5000).length / list.length,
+        over5s: (walls.filter((ms) => ms > 5000).length / list.length) * (16 / windowRequests),
         notOk: list.flatMap(({ answers }) => answers.filter((answer) => answer.status !== 200)).length,
         peakRssMiB: Math.max(...list.map(({ figures }) => figures.peakRssBytes)) / 1024 / 1024,
         load: median(list.map(({ figures }) => figures.load)),
@@ -335,7 +347,7 @@ const fixed = (value: number, digits = 2) => value.toFixed(digits);
 
 export function formatTimelineScaleBench(result: ScaleBenchResult): string {
   const lines = [
-    `Scaling to 20,000 flights (issue 28), Node ${result.node} ${result.flags.join(' ')}${result.compareFlags ? ` ("before": ${result.compareFlags.join(' ')})` : ''}; the embedded engine in a process of its own; CPU of the serving process; medians of ${result.rounds} rounds; load (one-minute average, 2 cores) ${fixed(Math.min(...result.loads), 1)} to ${fixed(Math.max(...result.loads), 1)}.`,
+    `Scaling to 20,000 flights (issue 28), Node ${result.node} ${result.flags.join(' ')}${result.compareFlags ? ` ("before": ${result.compareFlags.join(' ')})` : ''}; the embedded engine in a process of its own; CPU of the serving process; medians of ${result.rounds} rounds; ${result.windowRequests} requests per concurrency window; load (one-minute average, 2 cores) ${fixed(Math.min(...result.loads), 1)} to ${fixed(Math.max(...result.loads), 1)}.`,
     '',
     '| Code | Flights | Target (31 days) | Entries | CPU / request | CPU / entry | Allocated / request | Scavenges / request | Full collections / request | Load |',
     '|---|---|---|---|---|---|---|---|---|---|',
