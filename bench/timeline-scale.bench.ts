@@ -14,10 +14,11 @@
  * own engine process and dataset, started with GRAPHQL_TIMEOUT_MS raised so that every request is
  * measured to its end. `BENCH_SCALE_ROUNDS` (default 5) and `BENCH_SCALE_CONCURRENT=0` (skip part 2)
  * focus a run; `BENCH_SCALE_WINDOW` (a multiple of 16, default 16) sets part 2's requests per
- * window (more: each window nearer a steady state, less noise per round, a longer run); `BENCH_NODE_FLAGS` as for the timeline benchmark; `BENCH_SCALE_COMPARE=<directory>`
- * (another checkout, with its node_modules) adds that code's servers to every round, labelled
- * "before", to measure a change against what it replaces in the same minutes. `BENCH_SCALE_SERVER_ENV`
- * (a JSON object of variables) configures every server, `BENCH_SCALE_COMPARE_ENV` the "before" ones
+ * window (more: each window nearer a steady state, less noise per round, a longer run);
+ * `BENCH_NODE_FLAGS` as for the timeline benchmark; `BENCH_SCALE_COMPARE=<directory>` (another
+ * checkout, with its node_modules) adds that code's servers to every round, labelled "before", to
+ * measure a change against what it replaces in the same minutes. `BENCH_SCALE_SERVER_ENV` (a JSON
+ * object of variables) configures every server, `BENCH_SCALE_COMPARE_ENV` the "before" ones
  * on top (with BENCH_SCALE_COMPARE set to this tree: the same code under two settings), and
  * `BENCH_SCALE_COMPARE_FLAGS` their V8 flags instead of the service's (the same code under two sets
  * of flags). Every server runs as docs/performance.md tells a service of its dataset's density to
