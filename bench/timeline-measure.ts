@@ -87,7 +87,8 @@ export class MeasurementWindow {
     this.startThreadCpu = threadCpuMs();
   }
 
-  stop(): WindowFigures {
+  /** The window's figures; `collect: false` (a steady-state phase) leaves the heap as the requests left it, without the measurement's own young collections. */
+  stop({ collect = true }: { collect?: boolean } = {}): WindowFigures {
     const cpu = process.cpuUsage(this.startCpu);
     const threadCpu = threadCpuMs();
     const wallMs = performance.now() - this.startWall;
@@ -109,7 +110,7 @@ export class MeasurementWindow {
     }
     allocated += Math.max(0, endUsed - previousAfter);
     // After the figures above: these collections are the measurement's own.
-    const collected = youngCollections();
+    const collected = collect && youngCollections();
     return {
       cpuMs: (cpu.user + cpu.system) / 1000,
       mainThreadCpuMs: threadCpu !== undefined && this.startThreadCpu !== undefined ? threadCpu - this.startThreadCpu : undefined,

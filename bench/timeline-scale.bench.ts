@@ -9,6 +9,13 @@
  * 2. Concurrency at 20,000 flights: the 31-day facade and GraphQL requests one at a time against 16
  *    connections at once, windows alternating in each round: CPU per request, wall time of each
  *    request (how many took over 5 s), peak RSS of the serving process (sampled every 20 ms).
+ * 3. The same in a steady state (`BENCH_SCALE_STEADY=<seconds>`, off by default), on servers of
+ *    its own that no collection is ever forced on (as in production): each phase sends requests
+ *    back to back for that long, one connection then 16 (the other way round every other round),
+ *    so full collections fall where the load puts them. Parts 1 and 2 settle the heap before every
+ *    window, which spares each window what the windows before it promoted, and the forced
+ *    collections leave V8's heap limits lower than a production process has them
+ *    (bench/README.md, "Session 17").
  *
  * The servers are bench/timeline-server.ts (the real app plus the measuring routes), each with its
  * own engine process and dataset, started with GRAPHQL_TIMEOUT_MS raised so that every request is
@@ -178,6 +185,20 @@ export interface ConcurrencyRow {
   load: number;
 }
 
+export interface SteadyRow {
+  code: string;
+  target: string;
+  connections: number;
+  /** Requests answered in all its phases together. */
+  requests: number;
+  cpuMsPerRequest: number;
+  mainThreadMsPerRequest?: number;
+  /** Full collections per 16 requests. */
+  markCompactsPer16: number;
+  peakRssMiB: number;
+  load: number;
+}
+
 export interface ScaleBenchResult {
   node: string;
   flags: string[];
@@ -188,6 +209,10 @@ export interface ScaleBenchResult {
   windowRequests: number;
   linear: LinearRow[];
   concurrency: ConcurrencyRow[];
+  /** Part 3's seconds per phase (BENCH_SCALE_STEADY; 0: not run). */
+  steadySeconds: number;
+  steady: SteadyRow[];
+  steadyRatios: Record<string, number[]>;
   /** Every ratio per round, so the spread is visible beside the ratio of medians. */
   linearRatios: Record<string, number[]>;
   concurrencyRatios: Record<string, number[]>;
@@ -204,8 +229,10 @@ export async function runTimelineScaleBench(): Promise<ScaleBenchResult> {
   const concurrent = process.env.BENCH_SCALE_CONCURRENT !== '0';
   const windowRequests = Number(process.env.BENCH_SCALE_WINDOW ?? 16);
   if (!Number.isInteger(windowRequests) || windowRequests < 16 || windowRequests % 16 !== 0) throw new Error(`BENCH_SCALE_WINDOW must be a multiple of 16, not ${process.env.BENCH_SCALE_WINDOW}`);
+  const steadySeconds = Number(process.env.BENCH_SCALE_STEADY ?? 0);
+  if (!Number.isFinite(steadySeconds) || steadySeconds < 0) throw new Error(`BENCH_SCALE_STEADY must be a number of seconds, not ${process.env.BENCH_SCALE_STEADY}`);
   const flags = serviceV8Flags();
-  const result: ScaleBenchResult = { node: process.version, flags, rounds, windowRequests, linear: [], concurrency: [], linearRatios: {}, concurrencyRatios: {}, loads: [] };
+  const result: ScaleBenchResult = { node: process.version, flags, rounds, windowRequests, linear: [], concurrency: [], steadySeconds, steady: [], linearRatios: {}, concurrencyRatios: {}, steadyRatios: {}, loads: [] };
   const servers: Server[] = [];
   const one = new Agent({ keepAlive: true, maxSockets: 1 });
   const many = new Agent({ keepAlive: true, maxSockets: 16 });
@@ -218,8 +245,12 @@ export async function runTimelineScaleBench(): Promise<ScaleBenchResult> {
     const compareFlags = process.env.BENCH_SCALE_COMPARE_FLAGS?.split(/\s+/).filter(Boolean) ?? flags;
     if (compare && compareFlags !== flags) result.compareFlags = compareFlags;
     if (compare) servers.push(await startServer(5000, compareFlags, 'before', compare, compareEnv), await startServer(20000, compareFlags, 'before', compare, compareEnv));
+    // Part 3's servers: fresh, and never a forced collection.
+    const steadyServers = steadySeconds > 0 ? [await startServer(20000, flags)] : [];
+    if (steadySeconds > 0 && compare) steadyServers.push(await startServer(20000, compareFlags, 'before', compare, compareEnv));
+    servers.push(...steadyServers);
     const entries = new Map<string, number>();
-    for (const server of servers) {
+    for (const server of servers.filter((candidate) => !steadyServers.includes(candidate))) {
       for (const target of TARGETS) {
         for (let i = 0; i < 3; i += 1) {
           const answer = await sendTarget(one, server, target);
@@ -231,11 +262,15 @@ export async function runTimelineScaleBench(): Promise<ScaleBenchResult> {
     // Part 1: requests per window sized so both datasets' windows read about the same entries.
     const perWindow = (flights: number) => (flights === 5000 ? 8 : 2);
     const linear = new Map<string, WindowFigures[]>();
-    const larges = servers.filter((server) => server.flights === 20000);
+    // Part 3's servers warmed up (compiled code, grown young generation) as the others were above.
+    for (const server of steadyServers) for (const target of TARGETS) for (let i = 0; i < 3; i += 1) await sendTarget(one, server, target);
+    const measured = servers.filter((server) => !steadyServers.includes(server));
+    const larges = measured.filter((server) => server.flights === 20000);
     const concurrency = new Map<string, { figures: WindowFigures; answers: Answer[] }[]>();
+    const steady = new Map<string, { figures: WindowFigures; requests: number }[]>();
     for (let round = 0; round < rounds; round += 1) {
       // Every other round in the reverse order: no server is always measured first.
-      for (const server of round % 2 === 0 ? servers : [...servers].reverse()) {
+      for (const server of round % 2 === 0 ? measured : [...measured].reverse()) {
         for (const target of TARGETS) {
           const n = perWindow(server.flights);
           const { figures } = await measure(
@@ -284,6 +319,29 @@ export async function runTimelineScaleBench(): Promise<ScaleBenchResult> {
           }
         }
       }
+      for (const large of steadyServers) {
+        // Part 3: back to back for `steadySeconds`, one connection then 16, no collection forced.
+        for (const target of TARGETS) {
+          for (const connections of round % 2 === 0 ? [1, 16] : [16, 1]) {
+            const agent = connections === 1 ? one : many;
+            await send(control, large.port, 'POST', '/bench/window/start?steady=1&rss=1');
+            const until = performance.now() + steadySeconds * 1000;
+            const lists = await Promise.all(
+              Array.from({ length: connections }, async () => {
+                const list: Answer[] = [];
+                while (performance.now() < until) list.push(await sendTarget(agent, large, target));
+                return list;
+              }),
+            );
+            const figures = JSON.parse((await send(control, large.port, 'POST', '/bench/window/stop?steady=1')).text) as WindowFigures;
+            const answers = lists.flat();
+            const failed = answers.find((answer) => answer.status !== 200);
+            if (failed) throw new Error(`${target.name} under ${connections} connections: ${failed.status} ${failed.text.slice(0, 300)}`);
+            const key = `${large.code}|${target.name}|${connections}`;
+            steady.set(key, [...(steady.get(key) ?? []), { figures, requests: answers.length }]);
+          }
+        }
+      }
       result.loads.push(loadavg()[0]);
       process.stderr.write(`timeline-scale: round ${round + 1} of ${rounds} done, load ${loadavg()[0].toFixed(1)}\n`);
     }
@@ -304,7 +362,7 @@ export async function runTimelineScaleBench(): Promise<ScaleBenchResult> {
         load: median(list.map((figure) => figure.load)),
       });
     }
-    for (const code of new Set(servers.map((server) => server.code))) {
+    for (const code of new Set(measured.map((server) => server.code))) {
       for (const target of TARGETS) {
         const small = linear.get(`${code}|5000|${target.name}`)!;
         const big = linear.get(`${code}|20000|${target.name}`)!;
@@ -331,6 +389,24 @@ export async function runTimelineScaleBench(): Promise<ScaleBenchResult> {
       });
       const alone = concurrency.get(`${code}|${target}|1`);
       if (connections === '16' && alone) result.concurrencyRatios[`${code}|${target}`] = alone.map(({ figures }, i) => list[i].figures.cpuMs / figures.cpuMs);
+    }
+    for (const [key, phases] of steady) {
+      const [code, target, connections] = key.split('|');
+      const perRequest = (ms: number | undefined, requests: number) => (ms === undefined ? undefined : ms / requests);
+      const requests = phases.reduce((sum, phase) => sum + phase.requests, 0);
+      result.steady.push({
+        code,
+        target,
+        connections: Number(connections),
+        requests,
+        cpuMsPerRequest: median(phases.map(({ figures, requests: n }) => figures.cpuMs / n)),
+        mainThreadMsPerRequest: phases.every(({ figures }) => figures.mainThreadCpuMs !== undefined) ? median(phases.map(({ figures, requests: n }) => perRequest(figures.mainThreadCpuMs, n)!)) : undefined,
+        markCompactsPer16: (phases.reduce((sum, { figures }) => sum + figures.markCompacts, 0) / requests) * 16,
+        peakRssMiB: Math.max(...phases.map(({ figures }) => figures.peakRssBytes)) / 1024 / 1024,
+        load: median(phases.map(({ figures }) => figures.load)),
+      });
+      const alone = steady.get(`${code}|${target}|1`);
+      if (connections === '16' && alone) result.steadyRatios[`${code}|${target}`] = alone.map((phase, i) => phases[i].figures.cpuMs / phases[i].requests / (phase.figures.cpuMs / phase.requests));
     }
   } finally {
     for (const server of servers) {
@@ -382,6 +458,26 @@ export function formatTimelineScaleBench(result: ScaleBenchResult): string {
       const ratios = result.concurrencyRatios[`${row.code}|${row.target}`] ?? [];
       const mainThread = row.mainThreadMsPerRequest !== undefined && alone.mainThreadMsPerRequest !== undefined ? `; the main thread alone ${fixed(row.mainThreadMsPerRequest / alone.mainThreadMsPerRequest)}` : '';
       lines.push(`- ${row.code}, ${row.target}: CPU per request with 16 connections / one at a time = **${fixed(row.cpuMsPerRequest / alone.cpuMsPerRequest)}** (target ≤ 1.1; round by round ${ratios.map((ratio) => fixed(ratio)).join(', ')}${mainThread})`);
+    }
+  }
+  if (result.steady.length) {
+    lines.push(
+      '',
+      `Steady state: ${result.steadySeconds} s per phase, requests back to back, no collection forced before a phase.`,
+      '',
+      '| Code | Target (31 days, 20,000 flights) | Connections | Requests | CPU / request | of which the main thread | Full collections per 16 requests | Peak RSS | Load |',
+      '|---|---|---|---|---|---|---|---|---|',
+    );
+    for (const row of result.steady) {
+      lines.push(`| ${row.code} | ${row.target} | ${row.connections} | ${row.requests} | ${fixed(row.cpuMsPerRequest, 0)} ms | ${row.mainThreadMsPerRequest === undefined ? '—' : `${fixed(row.mainThreadMsPerRequest, 0)} ms`} | ${fixed(row.markCompactsPer16)} | ${fixed(row.peakRssMiB, 0)} MiB | ${fixed(row.load, 1)} |`);
+    }
+    lines.push('');
+    for (const row of result.steady.filter((candidate) => candidate.connections === 16)) {
+      const alone = result.steady.find((candidate) => candidate.code === row.code && candidate.target === row.target && candidate.connections === 1);
+      if (!alone) continue;
+      const ratios = result.steadyRatios[`${row.code}|${row.target}`] ?? [];
+      const mainThread = row.mainThreadMsPerRequest !== undefined && alone.mainThreadMsPerRequest !== undefined ? `; the main thread alone ${fixed(row.mainThreadMsPerRequest / alone.mainThreadMsPerRequest)}` : '';
+      lines.push(`- ${row.code}, ${row.target}, steady: CPU per request with 16 connections / one at a time = **${fixed(row.cpuMsPerRequest / alone.cpuMsPerRequest)}** (target ≤ 1.1; phase by phase ${ratios.map((ratio) => fixed(ratio)).join(', ')}${mainThread})`);
     }
   }
   return lines.join('\n');

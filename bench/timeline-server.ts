@@ -87,14 +87,18 @@ async function main(flights: number): Promise<void> {
   // ?settled=1: the caller settled the heap and then warmed the server up with a few requests, so
   // only their young garbage is cleared (young collections: a full one could shrink the young
   // generation the warm-up grew again). Otherwise the heap is settled here.
+  // ?steady=1: nothing is collected, the window starts on the heap as the load before it left it
+  // (the timeline-scale benchmark's steady-state part).
   app.post('/bench/window/start', async (req, res) => {
-    if (req.query.settled === '1') youngCollections();
+    if (req.query.steady === '1') {
+      // The heap as it is.
+    } else if (req.query.settled === '1') youngCollections();
     else await settledHeap();
     window.start({ sampleRss: req.query.rss === '1' });
     res.json({ ok: true });
   });
-  app.post('/bench/window/stop', (_req, res) => {
-    res.json(window.stop());
+  app.post('/bench/window/stop', (req, res) => {
+    res.json(window.stop({ collect: req.query.steady !== '1' }));
   });
   // A CPU profile of the requests in between (for finding where the time goes; not used by the benchmark's figures).
   const inspector = new Session();

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
 import { loadConfig } from '../../src/config';
 import { freePort, killAll, startProcess, startTypeScript, waitFor, type Started } from './child-processes';
 
@@ -96,7 +97,9 @@ describe('the service process', () => {
     // child it started with them.
     const serviceProcesses = [service, ...(await childPids(service))];
     const commandLines = serviceProcesses.map((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0'));
-    expect(commandLines.filter((args) => args.includes('--max-semi-space-size=64'))).toHaveLength(1);
+    const { service: flags } = JSON.parse(readFileSync(path.join(__dirname, '../../scripts/v8-flags.json'), 'utf8')) as { service: string[] };
+    expect(flags).toContain('--max-semi-space-size=64');
+    expect(commandLines.filter((args) => flags.every((flag) => args.includes(flag)))).toHaveLength(1);
 
     // A client that never finishes its headers, or its body, loses the connection (Node: 408).
     const stalledHeaders = new RawConnection(port);
