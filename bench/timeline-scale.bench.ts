@@ -169,34 +169,30 @@ export interface LinearRow {
   load: number;
 }
 
-export interface ConcurrencyRow {
+/** One code and target under one number of connections (parts 2 and 3). */
+interface LoadRow {
   code: string;
   target: string;
   connections: number;
+  /** Part 2: requests per window; part 3: requests answered in all its phases together. */
   requests: number;
   cpuMsPerRequest: number;
   /** The main thread's share of it (undefined where the thread's CPU cannot be read). */
   mainThreadMsPerRequest?: number;
-  wallP50Ms: number;
-  wallMaxMs: number;
-  over5s: number;
-  notOk: number;
   peakRssMiB: number;
   load: number;
 }
 
-export interface SteadyRow {
-  code: string;
-  target: string;
-  connections: number;
-  /** Requests answered in all its phases together. */
-  requests: number;
-  cpuMsPerRequest: number;
-  mainThreadMsPerRequest?: number;
+export interface ConcurrencyRow extends LoadRow {
+  wallP50Ms: number;
+  wallMaxMs: number;
+  over5s: number;
+  notOk: number;
+}
+
+export interface SteadyRow extends LoadRow {
   /** Full collections per 16 requests. */
   markCompactsPer16: number;
-  peakRssMiB: number;
-  load: number;
 }
 
 export interface ScaleBenchResult {
@@ -422,6 +418,19 @@ export async function runTimelineScaleBench(): Promise<ScaleBenchResult> {
 
 const fixed = (value: number, digits = 2) => value.toFixed(digits);
 
+/** Per code and target: CPU per request with 16 connections over one at a time, each round's own ratio beside it. */
+function ratioLines(rows: LoadRow[], ratios: Record<string, number[]>, label: string, each: string): string[] {
+  const lines: string[] = [];
+  for (const row of rows.filter((candidate) => candidate.connections === 16)) {
+    const alone = rows.find((candidate) => candidate.code === row.code && candidate.target === row.target && candidate.connections === 1);
+    if (!alone) continue;
+    const rounds = ratios[`${row.code}|${row.target}`] ?? [];
+    const mainThread = row.mainThreadMsPerRequest !== undefined && alone.mainThreadMsPerRequest !== undefined ? `; the main thread alone ${fixed(row.mainThreadMsPerRequest / alone.mainThreadMsPerRequest)}` : '';
+    lines.push(`- ${row.code}, ${row.target}${label}: CPU per request with 16 connections / one at a time = **${fixed(row.cpuMsPerRequest / alone.cpuMsPerRequest)}** (target ≤ 1.1; ${each} ${rounds.map((ratio) => fixed(ratio)).join(', ')}${mainThread})`);
+  }
+  return lines;
+}
+
 export function formatTimelineScaleBench(result: ScaleBenchResult): string {
   const lines = [
     `Scaling to 20,000 flights (issue 28), Node ${result.node} ${result.flags.join(' ')}${result.compareFlags ? ` ("before": ${result.compareFlags.join(' ')})` : ''}; the embedded engine in a process of its own; CPU of the serving process; medians of ${result.rounds} rounds; ${result.windowRequests} requests per concurrency window; load (one-minute average, 2 cores) ${fixed(Math.min(...result.loads), 1)} to ${fixed(Math.max(...result.loads), 1)}.`,
@@ -451,19 +460,12 @@ export function formatTimelineScaleBench(result: ScaleBenchResult): string {
     for (const row of result.concurrency) {
       lines.push(`| ${row.code} | ${row.target} | ${row.connections} | ${fixed(row.cpuMsPerRequest, 0)} ms | ${row.mainThreadMsPerRequest === undefined ? '—' : `${fixed(row.mainThreadMsPerRequest, 0)} ms`} | ${fixed(row.wallP50Ms, 0)} ms | ${fixed(row.wallMaxMs, 0)} ms | ${fixed(row.over5s, 1)} | ${row.notOk} | ${fixed(row.peakRssMiB, 0)} MiB | ${fixed(row.load, 1)} |`);
     }
-    lines.push('');
-    for (const row of result.concurrency.filter((candidate) => candidate.connections === 16)) {
-      const alone = result.concurrency.find((candidate) => candidate.code === row.code && candidate.target === row.target && candidate.connections === 1);
-      if (!alone) continue;
-      const ratios = result.concurrencyRatios[`${row.code}|${row.target}`] ?? [];
-      const mainThread = row.mainThreadMsPerRequest !== undefined && alone.mainThreadMsPerRequest !== undefined ? `; the main thread alone ${fixed(row.mainThreadMsPerRequest / alone.mainThreadMsPerRequest)}` : '';
-      lines.push(`- ${row.code}, ${row.target}: CPU per request with 16 connections / one at a time = **${fixed(row.cpuMsPerRequest / alone.cpuMsPerRequest)}** (target ≤ 1.1; round by round ${ratios.map((ratio) => fixed(ratio)).join(', ')}${mainThread})`);
-    }
+    lines.push('', ...ratioLines(result.concurrency, result.concurrencyRatios, '', 'round by round'));
   }
   if (result.steady.length) {
     lines.push(
       '',
-      `Steady state: ${result.steadySeconds} s per phase, requests back to back, no collection forced before a phase.`,
+      `Steady state: ${result.steadySeconds} s per phase, requests back to back, on a server of its own that no collection is ever forced on.`,
       '',
       '| Code | Target (31 days, 20,000 flights) | Connections | Requests | CPU / request | of which the main thread | Full collections per 16 requests | Peak RSS | Load |',
       '|---|---|---|---|---|---|---|---|---|',
@@ -471,14 +473,7 @@ export function formatTimelineScaleBench(result: ScaleBenchResult): string {
     for (const row of result.steady) {
       lines.push(`| ${row.code} | ${row.target} | ${row.connections} | ${row.requests} | ${fixed(row.cpuMsPerRequest, 0)} ms | ${row.mainThreadMsPerRequest === undefined ? '—' : `${fixed(row.mainThreadMsPerRequest, 0)} ms`} | ${fixed(row.markCompactsPer16)} | ${fixed(row.peakRssMiB, 0)} MiB | ${fixed(row.load, 1)} |`);
     }
-    lines.push('');
-    for (const row of result.steady.filter((candidate) => candidate.connections === 16)) {
-      const alone = result.steady.find((candidate) => candidate.code === row.code && candidate.target === row.target && candidate.connections === 1);
-      if (!alone) continue;
-      const ratios = result.steadyRatios[`${row.code}|${row.target}`] ?? [];
-      const mainThread = row.mainThreadMsPerRequest !== undefined && alone.mainThreadMsPerRequest !== undefined ? `; the main thread alone ${fixed(row.mainThreadMsPerRequest / alone.mainThreadMsPerRequest)}` : '';
-      lines.push(`- ${row.code}, ${row.target}, steady: CPU per request with 16 connections / one at a time = **${fixed(row.cpuMsPerRequest / alone.cpuMsPerRequest)}** (target ≤ 1.1; phase by phase ${ratios.map((ratio) => fixed(ratio)).join(', ')}${mainThread})`);
-    }
+    lines.push('', ...ratioLines(result.steady, result.steadyRatios, ', steady', 'phase by phase'));
   }
   return lines.join('\n');
 }
