@@ -230,6 +230,8 @@ export async function runTimelineScaleBench(): Promise<ScaleBenchResult> {
   const flags = serviceV8Flags();
   const result: ScaleBenchResult = { node: process.version, flags, rounds, windowRequests, linear: [], concurrency: [], steadySeconds, steady: [], linearRatios: {}, concurrencyRatios: {}, steadyRatios: {}, loads: [] };
   const servers: Server[] = [];
+  // Part 3's servers: fresh, and never a forced collection.
+  const steadyServers: Server[] = [];
   const one = new Agent({ keepAlive: true, maxSockets: 1 });
   const many = new Agent({ keepAlive: true, maxSockets: 16 });
   try {
@@ -241,12 +243,10 @@ export async function runTimelineScaleBench(): Promise<ScaleBenchResult> {
     const compareFlags = process.env.BENCH_SCALE_COMPARE_FLAGS?.split(/\s+/).filter(Boolean) ?? flags;
     if (compare && compareFlags !== flags) result.compareFlags = compareFlags;
     if (compare) servers.push(await startServer(5000, compareFlags, 'before', compare, compareEnv), await startServer(20000, compareFlags, 'before', compare, compareEnv));
-    // Part 3's servers: fresh, and never a forced collection.
-    const steadyServers = steadySeconds > 0 ? [await startServer(20000, flags)] : [];
+    if (steadySeconds > 0) steadyServers.push(await startServer(20000, flags));
     if (steadySeconds > 0 && compare) steadyServers.push(await startServer(20000, compareFlags, 'before', compare, compareEnv));
-    servers.push(...steadyServers);
     const entries = new Map<string, number>();
-    for (const server of servers.filter((candidate) => !steadyServers.includes(candidate))) {
+    for (const server of servers) {
       for (const target of TARGETS) {
         for (let i = 0; i < 3; i += 1) {
           const answer = await sendTarget(one, server, target);
@@ -260,13 +260,12 @@ export async function runTimelineScaleBench(): Promise<ScaleBenchResult> {
     const linear = new Map<string, WindowFigures[]>();
     // Part 3's servers warmed up (compiled code, grown young generation) as the others were above.
     for (const server of steadyServers) for (const target of TARGETS) for (let i = 0; i < 3; i += 1) await sendTarget(one, server, target);
-    const measured = servers.filter((server) => !steadyServers.includes(server));
-    const larges = measured.filter((server) => server.flights === 20000);
+    const larges = servers.filter((server) => server.flights === 20000);
     const concurrency = new Map<string, { figures: WindowFigures; answers: Answer[] }[]>();
     const steady = new Map<string, { figures: WindowFigures; requests: number }[]>();
     for (let round = 0; round < rounds; round += 1) {
       // Every other round in the reverse order: no server is always measured first.
-      for (const server of round % 2 === 0 ? measured : [...measured].reverse()) {
+      for (const server of round % 2 === 0 ? servers : [...servers].reverse()) {
         for (const target of TARGETS) {
           const n = perWindow(server.flights);
           const { figures } = await measure(
@@ -358,7 +357,7 @@ export async function runTimelineScaleBench(): Promise<ScaleBenchResult> {
         load: median(list.map((figure) => figure.load)),
       });
     }
-    for (const code of new Set(measured.map((server) => server.code))) {
+    for (const code of new Set(servers.map((server) => server.code))) {
       for (const target of TARGETS) {
         const small = linear.get(`${code}|5000|${target.name}`)!;
         const big = linear.get(`${code}|20000|${target.name}`)!;
@@ -405,7 +404,7 @@ export async function runTimelineScaleBench(): Promise<ScaleBenchResult> {
       if (connections === '16' && alone) result.steadyRatios[`${code}|${target}`] = alone.map((phase, i) => phases[i].figures.cpuMs / phases[i].requests / (phase.figures.cpuMs / phase.requests));
     }
   } finally {
-    for (const server of servers) {
+    for (const server of [...servers, ...steadyServers]) {
       server.child.kill('SIGKILL');
       server.engine.kill('SIGKILL');
     }
