@@ -146,6 +146,18 @@ function sendTarget(agent: Agent, server: Server, target: Target): Promise<Answe
   return send(agent, server.port, target.method, target.path, target.headers(server.token), target.body);
 }
 
+/** `connections` loops, each sending `target` back to back while `more(requests it has sent)` holds; every answer. */
+async function backToBack(agent: Agent, server: Server, target: Target, connections: number, more: (sent: number) => boolean): Promise<Answer[]> {
+  const lists = await Promise.all(
+    Array.from({ length: connections }, async () => {
+      const list: Answer[] = [];
+      while (more(list.length)) list.push(await sendTarget(agent, server, target));
+      return list;
+    }),
+  );
+  return lists.flat();
+}
+
 /** A settled heap, `warmUp` requests unmeasured, then `work` in a measured window. */
 async function measure<T>(server: Server, warmUp: () => Promise<unknown>, work: () => Promise<T>, sampleRss = false): Promise<{ figures: WindowFigures; result: T }> {
   await send(control, server.port, 'POST', '/bench/settle');
@@ -293,20 +305,7 @@ export async function runTimelineScaleBench(): Promise<ScaleBenchResult> {
               async () => {
                 for (let i = 0; i < 2; i += 1) await sendTarget(one, large, target);
               },
-              () =>
-                connections === 1
-                  ? (async () => {
-                      const list: Answer[] = [];
-                      for (let i = 0; i < windowRequests; i += 1) list.push(await sendTarget(agent, large, target));
-                      return list;
-                    })()
-                  : Promise.all(
-                      Array.from({ length: 16 }, async () => {
-                        const list: Answer[] = [];
-                        for (let i = 0; i < windowRequests / 16; i += 1) list.push(await sendTarget(agent, large, target));
-                        return list;
-                      }),
-                    ).then((lists) => lists.flat()),
+              () => backToBack(agent, large, target, connections, (sent) => sent < windowRequests / connections),
               true,
             );
             const key = `${large.code}|${target.name}|${connections}`;
@@ -321,15 +320,8 @@ export async function runTimelineScaleBench(): Promise<ScaleBenchResult> {
             const agent = connections === 1 ? one : many;
             await send(control, large.port, 'POST', '/bench/window/start?steady=1&rss=1');
             const until = performance.now() + steadySeconds * 1000;
-            const lists = await Promise.all(
-              Array.from({ length: connections }, async () => {
-                const list: Answer[] = [];
-                while (performance.now() < until) list.push(await sendTarget(agent, large, target));
-                return list;
-              }),
-            );
+            const answers = await backToBack(agent, large, target, connections, () => performance.now() < until);
             const figures = JSON.parse((await send(control, large.port, 'POST', '/bench/window/stop?steady=1')).text) as WindowFigures;
-            const answers = lists.flat();
             const failed = answers.find((answer) => answer.status !== 200);
             if (failed) throw new Error(`${target.name} under ${connections} connections: ${failed.status} ${failed.text.slice(0, 300)}`);
             const key = `${large.code}|${target.name}|${connections}`;
@@ -387,7 +379,6 @@ export async function runTimelineScaleBench(): Promise<ScaleBenchResult> {
     }
     for (const [key, phases] of steady) {
       const [code, target, connections] = key.split('|');
-      const perRequest = (ms: number | undefined, requests: number) => (ms === undefined ? undefined : ms / requests);
       const requests = phases.reduce((sum, phase) => sum + phase.requests, 0);
       result.steady.push({
         code,
@@ -395,7 +386,7 @@ export async function runTimelineScaleBench(): Promise<ScaleBenchResult> {
         connections: Number(connections),
         requests,
         cpuMsPerRequest: median(phases.map(({ figures, requests: n }) => figures.cpuMs / n)),
-        mainThreadMsPerRequest: phases.every(({ figures }) => figures.mainThreadCpuMs !== undefined) ? median(phases.map(({ figures, requests: n }) => perRequest(figures.mainThreadCpuMs, n)!)) : undefined,
+        mainThreadMsPerRequest: phases.every(({ figures }) => figures.mainThreadCpuMs !== undefined) ? median(phases.map(({ figures, requests: n }) => figures.mainThreadCpuMs! / n)) : undefined,
         markCompactsPer16: (phases.reduce((sum, { figures }) => sum + figures.markCompacts, 0) / requests) * 16,
         peakRssMiB: Math.max(...phases.map(({ figures }) => figures.peakRssBytes)) / 1024 / 1024,
         load: median(phases.map(({ figures }) => figures.load)),

@@ -90,10 +90,10 @@ async function main(flights: number): Promise<void> {
   // ?steady=1: nothing is collected, the window starts on the heap as the load before it left it
   // (the timeline-scale benchmark's steady-state part).
   app.post('/bench/window/start', async (req, res) => {
-    if (req.query.steady === '1') {
-      // The heap as it is.
-    } else if (req.query.settled === '1') youngCollections();
-    else await settledHeap();
+    if (req.query.steady !== '1') {
+      if (req.query.settled === '1') youngCollections();
+      else await settledHeap();
+    }
     window.start({ sampleRss: req.query.rss === '1' });
     res.json({ ok: true });
   });
