@@ -93,12 +93,13 @@ export class TimelineService {
    * on one axis, so airport-local ends would put a westbound arrival before its departure.
    */
   async events(view: TimelineView, range: InstantRange, timeZone: string, request?: TimelineRequest): Promise<TimelineEventData[]> {
-    if (!request || !this.isLarge(range)) return this.read(view, range, timeZone);
+    const large = this.isLarge(range);
+    if (!request || !large) return this.read(view, range, timeZone, large);
     const { ended } = request;
     if (!ended) {
       const release = await this.deps.largeReads.enter(request);
       try {
-        return await this.read(view, range, timeZone);
+        return await this.read(view, range, timeZone, large);
       } finally {
         release();
       }
@@ -108,7 +109,7 @@ export class TimelineService {
     let turn = this.turns.get(ended);
     if (!turn) this.turns.set(ended, (turn = this.turnUntilEnd(request, ended)));
     await turn;
-    return this.read(view, range, timeZone);
+    return this.read(view, range, timeZone, large);
   }
 
   /** Each request's turn, for as long as the request lives. */
@@ -137,13 +138,26 @@ export class TimelineService {
     return days * this.deps.flightsPerDay >= this.deps.largeReadEntries;
   }
 
-  private async read(view: TimelineView, range: InstantRange, timeZone: string): Promise<TimelineEventData[]> {
+  /** Airports and resources earlier reads showed: what a large read asks for beside its flights. */
+  private readonly shownReferences = new ReferenceKeys(SHOWN_REFERENCES_MAX);
+
+  private async read(view: TimelineView, range: InstantRange, timeZone: string, large: boolean): Promise<TimelineEventData[]> {
     const pipeline: PipelineStage[] = [
       { $match: overlapFilter(range) },
       { $sort: SORT_BY_VIEW[view] },
       { $project: FLIGHT_PROJECTION },
       passengerCountLookup(this.deps.passengerLists.collection.collectionName, 'flightId', 'passengerList'),
     ];
+    // A large read asks for the airports and resources earlier reads showed in the same moment as
+    // for its flights (fresh values: only which ones to ask for is remembered), so that once its
+    // flights arrive nothing is awaited between its first entry and its answer: under concurrent
+    // large reads, entries that wait on a second round trip are alive at the young collections that
+    // the other reads' work triggers, and get promoted (docs/performance.md, "Scaling to 20,000
+    // flights"). A flight of an airport or resource not among them costs the second round trip for
+    // those alone. Small reads ask for exactly what their flights name, after them.
+    const shown = large ? this.shownReferences.keys() : undefined;
+    const early = shown && shown.icaos.length > 0 ? settled(this.readReferences(shown.icaos, shown.resourceIds)) : undefined;
+
     // Each flight's BSON is read straight into its entry's values (no object per flight but the
     // entry: src/timeline/timeline-flight-reader.ts). What comes from other collections is filled
     // in afterwards: airports in the one object each entry of that airport shares, resource
@@ -178,30 +192,29 @@ export class TimelineService {
       };
     }, reader);
     if (entries.length === 0) return [];
+    this.shownReferences.learn(airportsByIcao.keys(), resourceIds);
 
-    // The flights' airports, then their resources, in one command ($unionWith): one round trip.
     const coloursByResource = new Map<number, ResourceDocument['colours']>();
-    const references: PipelineStage[] = [
-      { $match: { icao: { $in: [...airportsByIcao.keys()] } } },
-      { $project: { _id: 0, icao: 1, iata: 1, city: 1, country: 1, countryTag: 1 } },
-      {
-        $unionWith: {
-          coll: this.deps.resources.collection.collectionName,
-          pipeline: [{ $match: { resourceId: { $in: [...resourceIds] } } }, { $project: { _id: 0, resourceId: 1, colours: 1 } }],
-        },
-      },
-    ];
-    await mapAggregateInOneReply(this.deps.airports, references, this.deps.maxTimeMs, (reference: AirportReference | ResourceReference) => {
+    const fill = (reference: AirportReference | ResourceReference) => {
       if ('icao' in reference) {
-        const shown = airportsByIcao.get(reference.icao);
-        if (!shown) return;
-        shown.iata = reference.iata;
-        shown.country = `${reference.country} (${reference.countryTag ?? ''})`;
-        shown.city = reference.city;
+        const airport = airportsByIcao.get(reference.icao);
+        if (!airport) return;
+        airport.iata = reference.iata;
+        airport.country = `${reference.country} (${reference.countryTag ?? ''})`;
+        airport.city = reference.city;
       } else {
         coloursByResource.set(reference.resourceId, reference.colours);
       }
-    });
+    };
+    let icaos = [...airportsByIcao.keys()];
+    let ids = [...resourceIds];
+    if (early) {
+      (await early)().forEach(fill);
+      // What it did not ask for; what it asked for and did not find is unknown, as it would be to the exact question.
+      icaos = icaos.filter((icao) => !shown!.icaoSet.has(icao));
+      ids = ids.filter((id) => !shown!.resourceIdSet.has(id));
+    }
+    if (icaos.length > 0 || ids.length > 0) (await this.readReferences(icaos, ids)).forEach(fill);
     for (const entry of entries) {
       if (entry.backgroundColor !== RESOURCE_COLOUR && entry.textColor !== RESOURCE_COLOUR && entry.borderColor !== RESOURCE_COLOUR) continue;
       const defaults = coloursByResource.get(entry.resourceId) ?? FALLBACK_COLOURS;
@@ -211,4 +224,58 @@ export class TimelineService {
     }
     return entries;
   }
+
+  /** The airports, then the resources, of these codes and ids, in one command ($unionWith): one round trip. */
+  private readReferences(icaos: string[], resourceIds: number[]): Promise<Array<AirportReference | ResourceReference>> {
+    const references: PipelineStage[] = [
+      { $match: { icao: { $in: icaos } } },
+      { $project: { _id: 0, icao: 1, iata: 1, city: 1, country: 1, countryTag: 1 } },
+      {
+        $unionWith: {
+          coll: this.deps.resources.collection.collectionName,
+          pipeline: [{ $match: { resourceId: { $in: resourceIds } } }, { $project: { _id: 0, resourceId: 1, colours: 1 } }],
+        },
+      },
+    ];
+    return mapAggregateInOneReply(this.deps.airports, references, this.deps.maxTimeMs, (reference: AirportReference | ResourceReference) => reference);
+  }
+}
+
+/** Airports and resources a large read asks for before it knows its flights: at most this many of each. */
+const SHOWN_REFERENCES_MAX = 2_000;
+
+/**
+ * The ICAO codes and resource ids timeline reads have shown, up to a bound of each (what comes
+ * after is asked for by the reads that show it, as before). Only keys: every read asks the database
+ * for their current values.
+ */
+class ReferenceKeys {
+  private readonly icaos = new Set<string>();
+  private readonly resourceIds = new Set<number>();
+  private current: { icaos: string[]; resourceIds: number[]; icaoSet: ReadonlySet<string>; resourceIdSet: ReadonlySet<number> } | undefined;
+
+  constructor(private readonly max: number) {}
+
+  learn(icaos: Iterable<string>, resourceIds: Iterable<number>): void {
+    const before = this.icaos.size + this.resourceIds.size;
+    for (const icao of icaos) if (this.icaos.size < this.max) this.icaos.add(icao);
+    for (const id of resourceIds) if (this.resourceIds.size < this.max) this.resourceIds.add(id);
+    if (this.icaos.size + this.resourceIds.size !== before) this.current = undefined;
+  }
+
+  /** The keys as arrays (for the command) and as sets (for what was asked), made once per change. */
+  keys() {
+    this.current ??= { icaos: [...this.icaos], resourceIds: [...this.resourceIds], icaoSet: new Set(this.icaos), resourceIdSet: new Set(this.resourceIds) };
+    return this.current;
+  }
+}
+
+/** A promise that never rejects: awaiting what it resolves with gives the value or throws the error, so a read started early and never awaited is no unhandled rejection. */
+function settled<T>(promise: Promise<T>): Promise<() => T> {
+  return promise.then(
+    (value) => () => value,
+    (error: unknown) => () => {
+      throw error;
+    },
+  );
 }
