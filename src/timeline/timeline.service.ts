@@ -150,11 +150,12 @@ export class TimelineService {
     ];
     // A large read asks for the airports and resources earlier reads showed in the same moment as
     // for its flights (fresh values: only which ones to ask for is remembered), so that once its
-    // flights arrive nothing is awaited between its first entry and its answer: under concurrent
-    // large reads, entries that wait on a second round trip are alive at the young collections that
-    // the other reads' work triggers, and get promoted (docs/performance.md, "Scaling to 20,000
-    // flights"). A flight of an airport or resource not among them costs the second round trip for
-    // those alone. Small reads ask for exactly what their flights name, after them.
+    // flights arrive nothing is awaited between its first entry and its answer: its turn never sits
+    // through a second round trip with its entries alive, which the other reads' work would find at
+    // its young collections and promote (figures: docs/performance.md, "A large read asks for its
+    // airports and resources beside its flights"). A flight of an airport or resource not among
+    // them costs the second round trip for those alone. Small reads ask for exactly what their
+    // flights name, after them.
     const shown = large ? this.shownReferences.keys() : undefined;
     const early = shown && shown.icaos.length > 0 ? settled(this.readReferences(shown.icaos, shown.resourceIds)) : undefined;
 
