@@ -157,7 +157,10 @@ export class TimelineService {
     // them costs the second round trip for those alone. Small reads ask for exactly what their
     // flights name, after them.
     const shown = large ? this.shownReferences.keys() : undefined;
-    const early = shown && shown.icaos.length > 0 ? settled(this.readReferences(shown.icaos, shown.resourceIds)) : undefined;
+    const early = shown && shown.icaos.length > 0 ? this.readReferences(shown.icaos, shown.resourceIds) : undefined;
+    // Awaited only once the flights are in: until then its failure is handled here, so that it is
+    // no unhandled rejection when the flights fail first (the await below still throws it).
+    early?.catch(() => undefined);
 
     // Each flight's BSON is read straight into its entry's values (no object per flight but the
     // entry: src/timeline/timeline-flight-reader.ts). What comes from other collections is filled
@@ -210,7 +213,7 @@ export class TimelineService {
     let icaos = [...airportsByIcao.keys()];
     let ids = [...resourceIds];
     if (early) {
-      (await early)().forEach(fill);
+      (await early).forEach(fill);
       // What it did not ask for; what it asked for and did not find is unknown, as it would be to the exact question.
       icaos = icaos.filter((icao) => !shown!.icaoSet.has(icao));
       ids = ids.filter((id) => !shown!.resourceIdSet.has(id));
@@ -269,14 +272,4 @@ class ReferenceKeys {
     this.current ??= { icaos: [...this.icaos], resourceIds: [...this.resourceIds], icaoSet: new Set(this.icaos), resourceIdSet: new Set(this.resourceIds) };
     return this.current;
   }
-}
-
-/** A promise that never rejects: awaiting what it resolves with gives the value or throws the error, so a read started early and never awaited is no unhandled rejection. */
-function settled<T>(promise: Promise<T>): Promise<() => T> {
-  return promise.then(
-    (value) => () => value,
-    (error: unknown) => () => {
-      throw error;
-    },
-  );
 }
