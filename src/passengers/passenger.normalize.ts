@@ -80,9 +80,16 @@ export function isBlank(value: unknown): boolean {
   return value === null || value === undefined || (typeof value === 'string' && value.trim() === '');
 }
 
-/** Text of a string or a finite number (spreadsheets hold document numbers and phones as numbers). */
+/**
+ * Invisible format characters (zero-width spaces and joiners, soft hyphens, direction marks, byte
+ * order marks) that text pasted from web pages and documents carries: a name keeping them would
+ * look right and never match the passport.
+ */
+const INVISIBLE = /\p{Cf}/gu;
+
+/** Text of a string (without invisible characters) or a finite number (spreadsheets hold document numbers and phones as numbers). */
 function textOf(value: unknown): string | undefined {
-  if (typeof value === 'string') return value.normalize('NFC').trim();
+  if (typeof value === 'string') return value.normalize('NFC').replace(INVISIBLE, '').trim();
   if (typeof value === 'number' && Number.isFinite(value)) {
     return Number.isInteger(value) ? value.toFixed(0) : String(value);
   }
@@ -411,28 +418,45 @@ const GENDERS: Record<string, GenderCode> = {
   femmina: 'F',
   woman: 'F',
   donna: 'F',
+  mannlich: 'M',
+  maennlich: 'M',
+  weiblich: 'F',
+  masculin: 'M',
+  homme: 'M',
+  feminin: 'F',
+  femme: 'F',
   i: 'I',
 };
 
-/** M, F or I, also from male / maschio / female / femmina. */
+/** M, F or I, also from the words in English, Italian, German and French (male, maschio, männlich, masculin…). */
 export const normalizeGender = memoized(function normalizeGender(value: unknown): Normalized<GenderCode> {
   const code = typeof value === 'string' ? GENDERS[foldText(value)] : undefined;
-  return code ? ok(code) : fail(`expected M (male), F (female) or I, got ${describe(value)}`);
+  return code ? ok(code) : fail(`expected M (male), F (female) or I (also male, maschio, männlich, homme, female, femmina, weiblich, femme), got ${describe(value)}`);
 });
 
-const YES = new Set(['yes', 'y', 'si', 'true', 't', '1', 'x']);
-const NO = new Set(['no', 'n', 'false', 'f', '0']);
+const YES = new Set(['yes', 'y', 'si', 'ja', 'oui', 'true', 't', '1', 'x']);
+const NO = new Set(['no', 'n', 'nein', 'non', 'false', 'f', '0']);
+/** Marks of a ticked box (a tick, a ticked or crossed box, a plus) and of an empty one (an empty box, a dash). */
+const TICKED = new Set(['✓', '✔', '☑', '✅', '☒', '+']);
+const UNTICKED = new Set(['☐', '-', '–', '—']);
 
-/** true / false from a boolean, 1 / 0, or yes, no, sì, si, x, true, false. */
+/**
+ * true / false from a boolean, 1 / 0, yes, no (also in Italian, German and French), x, true, false,
+ * or a tick mark; empty means no. A cross (✗, ✘) is refused: beside ticks it means no, alone it
+ * means ticked, and which one a list meant cannot be told from one cell.
+ */
 export const normalizeInfantFlag = memoized(function normalizeInfantFlag(value: unknown): Normalized<boolean> {
   if (typeof value === 'boolean') return ok(value);
   if (value === 1 || value === 0) return ok(value === 1);
   if (typeof value === 'string') {
-    const key = foldText(value);
+    const text = value.trim();
+    if (text === '' || UNTICKED.has(text)) return ok(false);
+    if (TICKED.has(text)) return ok(true);
+    const key = foldText(text);
     if (YES.has(key)) return ok(true);
-    if (NO.has(key) || key === '') return ok(false);
+    if (NO.has(key)) return ok(false);
   }
-  return fail(`expected yes or no (also sì, x, true, false, 1, 0, or empty for no), got ${describe(value)}`);
+  return fail(`expected yes or no (also sì, ja, oui, x, ✓, true, false, 1, 0, or empty for no), got ${describe(value)}`);
 });
 
 const DOCUMENT_NUMBER = /^[A-Z0-9][A-Z0-9/-]{0,29}$/;

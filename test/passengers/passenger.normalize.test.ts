@@ -63,6 +63,11 @@ describe('normalizePersonName', () => {
   it('trims, collapses inner spaces and upper-cases', () => {
     expect(valueOf(normalizePersonName('  de  la\tCruz '))).toBe('DE LA CRUZ');
     expect(valueOf(normalizePersonName('müller'))).toBe('MÜLLER');
+    // Invisible characters pasted with a name (zero-width space, soft hyphen, direction mark, BOM) are dropped.
+    expect(valueOf(normalizePersonName('\u200BSmith'))).toBe('SMITH');
+    expect(valueOf(normalizePersonName('Mül\u00ADler'))).toBe('MÜLLER');
+    expect(valueOf(normalizePersonName('Jürgen\u200E'))).toBe('JÜRGEN');
+    expect(valueOf(normalizePersonName('\uFEFFAnna Maria'))).toBe('ANNA MARIA');
   });
 
   it('refuses text without letters and values that are not text', () => {
@@ -287,6 +292,13 @@ describe('codes', () => {
     ['F', 'F'],
     ['female', 'F'],
     ['Femmina', 'F'],
+    ['männlich', 'M'],
+    ['Maennlich', 'M'],
+    ['weiblich', 'F'],
+    ['Homme', 'M'],
+    ['masculin', 'M'],
+    ['Femme', 'F'],
+    ['féminin', 'F'],
     ['I', 'I'],
   ])('reads the gender %s as %s', (input, expected) => {
     expect(valueOf(normalizeGender(input))).toBe(expected);
@@ -309,6 +321,18 @@ describe('codes', () => {
     ['no', false],
     ['false', false],
     ['0', false],
+    ['ja', true],
+    ['Oui', true],
+    ['nein', false],
+    ['non', false],
+    ['✓', true],
+    ['✔', true],
+    ['☑', true],
+    ['☒', true],
+    [' + ', true],
+    ['☐', false],
+    ['-', false],
+    ['', false],
   ])('reads the infant flag %s as %s', (input, expected) => {
     expect(valueOf(normalizeInfantFlag(input))).toBe(expected);
   });
@@ -316,6 +340,10 @@ describe('codes', () => {
   it('refuses an infant flag it cannot read', () => {
     expect(messageOf(normalizeInfantFlag('maybe'))).toMatch(/expected yes or no/);
     expect(messageOf(normalizeInfantFlag(2))).toMatch(/expected yes or no/);
+  });
+
+  it('refuses a mark that is no tick and no word rather than reading it as empty, and a cross, which means yes alone and no beside ticks', () => {
+    for (const mark of ['✗', '✘', '*', '?', '•']) expect(messageOf(normalizeInfantFlag(mark))).toMatch(/expected yes or no/);
   });
 
   it('upper-cases document numbers and drops spaces', () => {
@@ -423,8 +451,8 @@ describe('what a refusal quotes', () => {
     expect(messageOf(normalizeCountry('y'.repeat(61)))).toMatch(new RegExp(`, got "${'y'.repeat(57)}\\.\\.\\."$`));
     expect(messageOf(normalizePersonName(new Date(Date.UTC(1980, 4, 17))))).toBe('expected a name as text, got 1980-05-17T00:00:00.000Z');
     expect(messageOf(normalizePersonName(new Date(Number.NaN)))).toBe('expected a name as text, got an invalid date');
-    expect(messageOf(normalizeGender({ code: 'M' }))).toBe('expected M (male), F (female) or I, got a structured value');
-    expect(messageOf(normalizeGender(3))).toBe('expected M (male), F (female) or I, got 3');
+    expect(messageOf(normalizeGender({ code: 'M' }))).toBe('expected M (male), F (female) or I (also male, maschio, männlich, homme, female, femmina, weiblich, femme), got a structured value');
+    expect(messageOf(normalizeGender(3))).toBe('expected M (male), F (female) or I (also male, maschio, männlich, homme, female, femmina, weiblich, femme), got 3');
     expect(messageOf(normalizePersonName(Number.POSITIVE_INFINITY))).toBe('expected a name as text, got Infinity');
   });
 });
@@ -684,7 +712,7 @@ describe('codes, edges', () => {
     expect(valueOf(normalizeInfantFlag('1'))).toBe(true);
     expect(valueOf(normalizeInfantFlag('N'))).toBe(false);
     expect(valueOf(normalizeInfantFlag('f'))).toBe(false);
-    expect(messageOf(normalizeInfantFlag(null))).toBe('expected yes or no (also sì, x, true, false, 1, 0, or empty for no), got a structured value');
+    expect(messageOf(normalizeInfantFlag(null))).toBe('expected yes or no (also sì, ja, oui, x, ✓, true, false, 1, 0, or empty for no), got a structured value');
   });
 
   it('takes document numbers of up to 30 letters, digits, - and /, starting with a letter or digit', () => {

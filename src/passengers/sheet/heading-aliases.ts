@@ -154,14 +154,14 @@ export const PASSENGER_SHEET_COLUMNS: readonly SheetColumn[] = [
     heading: 'Carrying infant',
     required: false,
     aliases: ['infant', 'with infant', 'carrying an infant', 'infant on lap', 'con infant', 'con neonato'],
-    content: 'yes / no (also sì, x, true, false, 1, 0); empty means no',
+    content: 'yes / no (also sì, ja, oui, nein, non, x, true, false, 1, 0, a tick ✓ ✔ ☑ ☒ or +, an empty box ☐ or a dash for no); empty means no',
   },
   {
     field: 'gender',
     heading: 'Gender',
     required: true,
     aliases: ['sex', 'sesso', 'genere'],
-    content: 'M, F or I (also male / maschio, female / femmina)',
+    content: 'M, F or I (also male / maschio / männlich / homme / masculin, female / femmina / weiblich / femme / féminin)',
   },
   {
     field: 'row_number_parent_id',
