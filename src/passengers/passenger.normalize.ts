@@ -1,4 +1,4 @@
-import { isSupportedCountry, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
+import { isSupportedCountry, parsePhoneNumberFromString, type CountryCode, type PhoneNumber } from 'libphonenumber-js/max';
 import { countryName, foldText, languageName, lookupCountry, readCountry } from './country-lookup';
 import type { PassengerFieldName } from './passenger.fields';
 import type { DocumentType, GenderCode, PassengerFields } from './passenger.record';
@@ -243,8 +243,23 @@ const PHONE_CHARACTERS = /^\+?[0-9 ()./-]+$/;
  * landline). Non-geographic numbers (+800…) have no country and are refused.
  */
 function toE164(text: string, region?: CountryCode): string | undefined {
+  return validNumber(text, region)?.number;
+}
+
+function validNumber(text: string, region?: CountryCode): PhoneNumber | undefined {
   const parsed = region ? parsePhoneNumberFromString(text, region) : parsePhoneNumberFromString(text);
-  return parsed?.country && parsed.isValid() ? parsed.number : undefined;
+  return parsed?.country && parsed.isValid() ? parsed : undefined;
+}
+
+/**
+ * The national prefix a number was written without (`0` for `(207) 234-5678` read in GB, whose
+ * national form is `020 7234 5678`); undefined when the digits written are the national form's
+ * (a US number without its `1`, an Italian one: their national forms have no prefix).
+ */
+function omittedPrefix(parsed: PhoneNumber, written: string): string | undefined {
+  const national = parsed.formatNational().replace(/\D/g, '');
+  const digits = written.replace(/\D/g, '');
+  return national !== digits && national.endsWith(digits) ? national.slice(0, national.length - digits.length) : undefined;
 }
 
 /** Whether libphonenumber-js knows the numbering plan of an ISO 3166-1 alpha-2 code. */
@@ -259,7 +274,16 @@ export interface PhoneRegion {
   source: 'nazionalita' | 'issuingstate' | 'luogonascita' | 'default';
 }
 
-export type PhoneReading = { ok: true; value: string; assumed?: PhoneRegion } | { ok: false; message: string };
+/**
+ * A number read, and the guess it took if any: through the default region (`assumed`), in one of the
+ * passenger's own countries although written without that country's national prefix
+ * (`withoutPrefix`: `(207) 234-5678`, US-style, is a valid London number without its 0), or as an
+ * international number whose + a number cell dropped (`international`). Each guess carries a
+ * warning (`phoneNote`).
+ */
+export type PhoneReading =
+  | { ok: true; value: string; assumed?: PhoneRegion; withoutPrefix?: { region: PhoneRegion; prefix: string }; international?: boolean }
+  | { ok: false; message: string };
 
 const REGION_SOURCE_WORDS: Record<PhoneRegion['source'], string> = {
   nazionalita: 'nationality',
@@ -278,8 +302,10 @@ function regionList(regions: readonly PhoneRegion[]): string {
  * E.164. A number that starts with + or 00 is international. Any other is tried in `regions` in
  * order (the passenger's nationality, issuing state, country of birth, then the default region)
  * and taken in the first where it is valid; a number read through the default region says so in
- * `assumed`. A string of digits valid in none of them is tried once more as international (Excel
- * drops the + of numeric cells).
+ * `assumed`, one written without the national prefix of the passenger's country in
+ * `withoutPrefix`. Digits valid in none of them are tried once more as international (Excel drops
+ * the + of number cells), and say so in `international`; a number with its area code in brackets
+ * is national, and never read that way.
  */
 export function normalizePhone(value: unknown, options: { regions?: readonly PhoneRegion[] } = {}): PhoneReading {
   const regions = options.regions ?? [];
@@ -297,12 +323,16 @@ export function normalizePhone(value: unknown, options: { regions?: readonly Pho
   for (const candidate of regions) {
     if (seen.has(candidate.region)) continue;
     seen.add(candidate.region);
-    const phone = toE164(text, candidate.region);
-    if (phone) return candidate.source === 'default' ? { ok: true, value: phone, assumed: candidate } : { ok: true, value: phone };
+    const parsed = validNumber(text, candidate.region);
+    if (!parsed) continue;
+    if (candidate.source === 'default') return { ok: true, value: parsed.number, assumed: candidate };
+    const prefix = omittedPrefix(parsed, text);
+    return prefix ? { ok: true, value: parsed.number, withoutPrefix: { region: candidate, prefix } } : { ok: true, value: parsed.number };
   }
+  // Brackets mark an area code: a national number, never an international one that lost its +.
   const digits = text.replace(/\D/g, '');
-  const international = digits.length >= 8 ? toE164(`+${digits}`) : undefined;
-  if (international) return { ok: true, value: international };
+  const international = digits.length >= 8 && !/[()]/.test(text) ? toE164(`+${digits}`) : undefined;
+  if (international) return { ok: true, value: international, international: true };
   const tried = regions.length
     ? `; without a country code it was tried as a number of ${regionList(regions)}, and is valid in none`
     : "; a number without a country code needs the passenger's nationality, issuing state or country of birth, or a default region";
@@ -353,6 +383,29 @@ export function phoneRegionsOf(fields: Record<string, unknown>, defaultRegion?: 
   }
   if (defaultRegion) regions.push({ region: defaultRegion, source: 'default' });
   return regions;
+}
+
+const WRITE_COUNTRY_CODE = 'If that is wrong, write the number with its country code';
+
+/** The warning for a number read through a guess (`PhoneReading`), or undefined when it took none. */
+export function phoneNote(raw: unknown, reading: Extract<PhoneReading, { ok: true }>, regions: readonly PhoneRegion[]): string | undefined {
+  if (reading.assumed) return assumedRegionNote(raw, reading.value, reading.assumed, regions);
+  const guess = phoneGuess(reading, regions);
+  return guess && `${describe(raw)} ${guess}. ${WRITE_COUNTRY_CODE}`;
+}
+
+/** What a reading in the passenger's country without its prefix, or as international, guessed (the note's words after the number). */
+function phoneGuess(reading: Extract<PhoneReading, { ok: true }>, regions: readonly PhoneRegion[]): string | undefined {
+  if (reading.withoutPrefix) {
+    const { region, prefix } = reading.withoutPrefix;
+    const sources = regions.filter((r) => r.region === region.region && r.source !== 'default');
+    return `is written without the national prefix ${prefix} of ${region.region} numbers; read as a number of the passenger's ${regionList(sources)}: ${reading.value}`;
+  }
+  if (reading.international) {
+    const own = regions.length ? `is not a valid number of the passenger's ${regionList(regions)}` : 'names no country';
+    return `has no country code and ${own}; read as the international number ${reading.value}, as if a number cell had dropped its +`;
+  }
+  return undefined;
 }
 
 /** The warning for a number read through the default region. */
@@ -568,8 +621,14 @@ export function normalizePassengerInto(
       // Countries come before the phone in RULES: the passenger's own are known by now.
       const regions = phoneRegionsOf(target, options.defaultPhoneRegion);
       const phone = normalizePhone(value, { regions });
-      if (phone.ok && phone.assumed) notes?.push({ field, value, message: assumedRegionNote(value, phone.value, phone.assumed, regions) });
-      result = phone;
+      // A reader that hears no notes (the JSON push: its stored list keeps no trace of a guess) takes no guess.
+      const guess = phone.ok && !notes ? phoneGuess(phone, regions) : undefined;
+      if (guess) result = fail(`expected a telephone number with its country code, such as +44 7911 123456, got ${describe(value)}, which ${guess}: a guess a push does not take`);
+      else {
+        const note = phone.ok && notes ? phoneNote(value, phone, regions) : undefined;
+        if (note) notes?.push({ field, value, message: note });
+        result = phone;
+      }
     } else result = normalize(value, options);
     if (result.ok && notes && (field === 'nazionalita' || field === 'issuingstate' || field === 'luogonascita')) {
       const reading = typeof value === 'string' ? readCountry(value) : undefined;

@@ -197,6 +197,19 @@ describe('uploads of lists from other countries (REST and GraphQL)', () => {
       expect(answer.warnings).toEqual([expect.stringMatching(/^Column "Date of birth" was read month first/)]);
     });
 
+    it('warns of a number read in the passenger’s country although written US-style without its national 0, and refuses one with its area code in brackets valid nowhere rather than reading it as international', async () => {
+      const british = { nazionalita: 'GB', issuingstate: 'GB', luogonascita: 'GB' };
+      const read = await upload(api, await buildPassengerWorkbook([passenger({ ...british, surname: 'Smith', phone: '(207) 234-5678' })]));
+      expect(pick(read.records, 'surname', 'phone')).toEqual([['SMITH', '+442072345678']]);
+      expect(read.warnings).toEqual([
+        `Passenger row 1 (Smith Mario), column "Mobile": "(207) 234-5678" is written without the national prefix 0 of GB numbers; read as a number of the passenger's GB (nationality, issuing state, country of birth): +442072345678. If that is wrong, write the number with its country code`,
+      ]);
+      const french = { nazionalita: 'FR', issuingstate: 'FR', luogonascita: 'FR' };
+      const refused = await upload(api, await buildPassengerWorkbook([passenger({ ...french, surname: 'Martin', phone: '(321) 234-5678' })]));
+      expect(refused.status).toBe(422);
+      expect(refused.error!.details[0]).toMatchObject({ value: '(321) 234-5678', message: expect.stringMatching(/tried as a number of FR \(nationality, issuing state, country of birth\), and is valid in none/) });
+    });
+
     it('refuses an unknown date order or default region with 400 naming the parameter', async () => {
       const bytes = fixture('uk-list.xlsx');
       const region = await upload(api, bytes, { defaultPhoneRegion: 'England' });

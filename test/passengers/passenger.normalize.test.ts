@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import type { CountryCode } from 'libphonenumber-js/max';
 import {
   assumedRegionNote,
+  phoneNote,
   isPhoneRegion,
   normalizeCountry,
   normalizeDate,
@@ -594,9 +595,9 @@ describe('normalizePhone, edges', () => {
     );
   });
 
-  it('tries digits as an international number only from 8 digits on', () => {
-    expect(valueOf(normalizePhone('3906 6988 4857'))).toBe('+390669884857');
-    expect(valueOf(normalizePhone(50051234))).toBe('+50051234');
+  it('tries digits as an international number only from 8 digits on, saying so', () => {
+    expect(normalizePhone('3906 6988 4857')).toEqual({ ok: true, value: '+390669884857', international: true });
+    expect(normalizePhone(50051234)).toEqual({ ok: true, value: '+50051234', international: true });
     // +683 4002 is a number of Niue, but seven digits without a + are no evidence of it.
     expect(messageOf(normalizePhone('683 4002'))).toMatch(/needs the passenger's nationality/);
   });
@@ -604,6 +605,38 @@ describe('normalizePhone, edges', () => {
   it('reads tel: and 00 with spaces around them', () => {
     expect(valueOf(normalizePhone('tel: 0044 7911 123456'))).toBe('+447911123456');
     expect(messageOf(normalizePhone('x tel:+447911123456'))).toMatch(/^expected a telephone number/);
+  });
+
+  it('never reads a number with its area code in brackets as an international one that lost its +', () => {
+    // (321) 234-5678 is a US-style number; as +32 12 34 56 78 it would be a Belgian one.
+    expect(messageOf(normalizePhone('(321) 234-5678', { regions: [{ region: 'FR', source: 'nazionalita' }] }))).toMatch(/tried as a number of FR \(nationality\), and is valid in none/);
+    expect(messageOf(normalizePhone('(604) 555-0134', { regions: [{ region: 'GB', source: 'nazionalita' }] }))).toMatch(/is valid in none/);
+  });
+
+  it("notes a number read in the passenger's country although written without that country's national prefix", () => {
+    const gb = { region: 'GB', source: 'nazionalita' } as const;
+    expect(normalizePhone('(207) 234-5678', { regions: [gb] })).toEqual({ ok: true, value: '+442072345678', withoutPrefix: { region: gb, prefix: '0' } });
+    expect(normalizePhone(7911123456, { regions: [gb] })).toEqual({ ok: true, value: '+447911123456', withoutPrefix: { region: gb, prefix: '0' } });
+    expect(normalizePhone('(617) 555-0199', { regions: [{ region: 'DE', source: 'issuingstate' }] })).toMatchObject({ ok: true, withoutPrefix: { prefix: '0' } });
+    // National forms without a prefix to omit: a US number without its 1, an Italian one.
+    expect(normalizePhone('(617) 555-0199', { regions: [{ region: 'US', source: 'nazionalita' }] })).toEqual({ ok: true, value: '+16175550199' });
+    expect(normalizePhone('1 617 555 0199', { regions: [{ region: 'US', source: 'nazionalita' }] })).toEqual({ ok: true, value: '+16175550199' });
+    expect(normalizePhone('020 7234 5678', { regions: [gb] })).toEqual({ ok: true, value: '+442072345678' });
+  });
+
+  it('words the warning of each guess', () => {
+    const gb = { region: 'GB', source: 'nazionalita' } as const;
+    const withoutPrefix = normalizePhone('(207) 234-5678', { regions: [gb] });
+    expect(withoutPrefix.ok && phoneNote('(207) 234-5678', withoutPrefix, [gb])).toBe(
+      '"(207) 234-5678" is written without the national prefix 0 of GB numbers; read as a number of the passenger\'s GB (nationality): +442072345678. If that is wrong, write the number with its country code',
+    );
+    const fr = { region: 'FR', source: 'nazionalita' } as const;
+    const international = normalizePhone(447911123456, { regions: [fr] });
+    expect(international.ok && phoneNote(447911123456, international, [fr])).toBe(
+      "447911123456 has no country code and is not a valid number of the passenger's FR (nationality); read as the international number +447911123456, as if a number cell had dropped its +. If that is wrong, write the number with its country code",
+    );
+    const plain = normalizePhone('+44 7911 123456');
+    expect(plain.ok && phoneNote('+44 7911 123456', plain, [])).toBeUndefined();
   });
 
   it('says nothing was assumed when the number is valid in one of the passenger\'s own countries', () => {

@@ -184,6 +184,26 @@ describe('POST /api/broker/v0/flight/<flight_id>/passenger', () => {
     ]);
   });
 
+  it('takes no guess a spreadsheet would warn of: a number read only without its national prefix, or only as international, is refused with the reading it would have taken, and nothing is stored', async () => {
+    const flightId = await newFlight();
+    const british = { nazionalita: 'GB', issuingstate: 'GB', luogonascita: 'GB' };
+    const refused = await push(flightId, {
+      created: [passengerRecord(1, { ...british, phone: '(207) 234-5678' }), passengerRecord(2, { ...british, phone: '33612345678', surname: 'Martin' }), passengerRecord(3, { ...british, phone: '020 7234 5678', surname: 'Jones' })],
+      modified: [],
+      deleted: [],
+    }).expect(422);
+    expect(refused.body.error.details).toEqual([
+      expect.objectContaining({
+        group: 'created',
+        index: 0,
+        field: 'phone',
+        message: `expected a telephone number with its country code, such as +44 7911 123456, got "(207) 234-5678", which is written without the national prefix 0 of GB numbers; read as a number of the passenger's GB (nationality, issuing state, country of birth): +442072345678: a guess a push does not take`,
+      }),
+      expect.objectContaining({ group: 'created', index: 1, field: 'phone', message: expect.stringContaining('read as the international number +33612345678, as if a number cell had dropped its +: a guess a push does not take') }),
+    ]);
+    expect((await list(flightId)).passengers).toEqual([]);
+  });
+
   it('returns domain warnings in the success body', async () => {
     const flightId = await newFlight();
     const response = await push(flightId, {
