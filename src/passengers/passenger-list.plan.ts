@@ -33,7 +33,7 @@ export interface ChangePlan {
   /**
    * The ids behind the three counts, in the order the push named them (what the change event and the
    * audit history report): records created (an identical re-created record is no creation), records
-   * named in `modified` (whether or not a field really changed) and records deleted. An id both
+   * named in `modified` whose stored content changed (one sent back as stored is no modification) and records deleted. An id both
    * deleted and created by one push was replaced and is in both.
    */
   createdIds: number[];
@@ -145,8 +145,11 @@ class Planner {
     }
     if (!value) return;
     const parentId = record.parent_id === undefined ? before.parent_id : (record.parent_id as number | null);
-    this.next.set(id, toStored(id, value, parentId));
+    const after = toStored(id, value, parentId);
     this.origins.set(id, origin);
+    // A record sent back as it is stored changes nothing: no modification to count, version or record.
+    if (samePassenger(before, after)) return;
+    this.next.set(id, after);
     this.modifiedIds.push(id);
   }
 

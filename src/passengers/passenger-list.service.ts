@@ -240,8 +240,15 @@ export class PassengerListService {
       passengers: plan.passengers.length,
       warnings: passengerListWarnings(plan.passengers, target.departureDay),
     };
-    // A retried push whose records are all in place already changes nothing and writes nothing.
-    if (plan.created + plan.modified + plan.deleted === 0 && !idempotencyKey) return result;
+    if (plan.created + plan.modified + plan.deleted === 0) {
+      // A push whose records are all in place already changes nothing: no version, history or event.
+      // Its key is remembered where a list exists (a retry must not apply its records over a later
+      // change); without a list the push was empty, and so is any retry of it.
+      if (!idempotencyKey || !doc) return result;
+      const requests = recentRequests(input, target, fresh, now, { ...result, version: current.version });
+      const { matchedCount } = await this.deps.passengerLists.updateOne({ flightId, version: current.version, deletedAt: null }, { $set: { requests } }).exec();
+      return matchedCount === 1 ? result : { lostAtVersion: current.version };
+    }
 
     result.version = current.version + 1;
     const record = pushRecord(input, target, { doc, current, fresh, plan, now, version: result.version });
@@ -326,11 +333,7 @@ function pushRecord(
     ...counts,
   };
   const details = boundHistoryDetails((doc?.historyDetails ?? []).map((detail) => detail.bytes), describePassengerChanges(current.passengers, plan, version));
-  // Older records are kept (compacted, if written by an older release) up to the limit, oldest dropped first.
-  const kept = fresh.map((request) => compact(request, target.departureDay));
-  const requests: RecentRequest[] = idempotencyKey
-    ? [...kept.slice(-(PASSENGER_LIST_REQUEST_LIMIT - 1)), { key: idempotencyKey, hash: target.requestHash, at: now, version, ...counts, departureDay: target.departureDay }]
-    : kept.slice(-PASSENGER_LIST_REQUEST_LIMIT);
+  const requests = recentRequests(input, target, fresh, now, { version, ...counts });
   const event = pendingEvent(
     ChangeEventType.PassengerListUpdated,
     flightId,
@@ -339,6 +342,20 @@ function pushRecord(
     now,
   );
   return { change, details, requests, event };
+}
+
+/** The idempotency records a push writes: the fresh ones (compacted, if written by an older release) up to the limit, oldest dropped first, and its own if keyed. */
+function recentRequests(
+  input: PushPassengerListInput,
+  target: PushTarget,
+  fresh: Array<RecentRequest | LegacyRecentRequest>,
+  now: Date,
+  answer: Pick<RecentRequest, 'version' | 'created' | 'modified' | 'deleted' | 'passengers'>,
+): RecentRequest[] {
+  const kept = fresh.map((request) => compact(request, target.departureDay));
+  if (!input.idempotencyKey) return kept.slice(-PASSENGER_LIST_REQUEST_LIMIT);
+  const { version, created, modified, deleted, passengers } = answer;
+  return [...kept.slice(-(PASSENGER_LIST_REQUEST_LIMIT - 1)), { key: input.idempotencyKey, hash: target.requestHash, at: now, version, created, modified, deleted, passengers, departureDay: target.departureDay }];
 }
 
 /** The first answer to a request, rebuilt from its record (or, for an older record, the answer it kept). */

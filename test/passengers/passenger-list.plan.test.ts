@@ -90,11 +90,14 @@ describe('planPassengerChanges: what a valid push does', () => {
     expect(result.conflicts).toEqual([expect.objectContaining({ group: 'created', index: 0, id: 1 })]);
   });
 
-  it('counts a modified record even when nothing in it changed', () => {
-    const result = plan([stored(1)], { modified: [{ id: 1, idvolo: FLIGHT }] });
-    expect(result.problems).toEqual([]);
-    expect(result).toMatchObject({ modified: 1, modifiedIds: [1] });
-    expect(result.passengers).toEqual([stored(1)]);
+  it('does not count a modified record whose content stays as stored (a field sent with its stored value, or none)', () => {
+    for (const record of [{ id: 1, idvolo: FLIGHT }, { id: 1, name: 'Mario' }, { id: 1, surname: ' rossix ' }]) {
+      const result = plan([stored(1)], { modified: [record] });
+      expect(result.problems).toEqual([]);
+      expect(result).toMatchObject({ modified: 0, modifiedIds: [] });
+      expect(result.passengers).toEqual([stored(1)]);
+    }
+    expect(plan([stored(1)], { modified: [{ id: 1, name: 'Luigi' }] })).toMatchObject({ modified: 1, modifiedIds: [1] });
   });
 
   it('deletes records named by id or by an object with one, in the order named', () => {

@@ -91,6 +91,34 @@ describe('POST /api/broker/v0/flight/<flight_id>/passenger', () => {
     expect(history[0]).toMatchObject({ version: 1, subject: 'ops-desk', idempotencyKey: 'req-42', created: 1, passengers: 1 });
   });
 
+  it('moves neither the version nor the history for a push that changes nothing (records sent back as stored, an empty push), keyed or not, and a retry of a keyed one never applies its records over a later change', async () => {
+    const flightId = await newFlight();
+    const created = await push(flightId, { created: [passengerRecord(1), passengerRecord(2, { surname: 'Bianchi' })], modified: [], deleted: [] }).expect(200);
+    expect(created.headers.etag).toBe('"1"');
+    const storedList = (await list(flightId)).passengers;
+    const same = { created: [], modified: [{ id: 2, name: storedList[1].name }, { id: 1, surname: ' rossi ' }], deleted: [] };
+    for (const headers of [{}, { 'Idempotency-Key': 'noop-1' }, { 'If-Match': '"1"' }]) {
+      const answer = await push(flightId, same, headers).expect(200);
+      expect(answer.headers.etag).toBe('"1"');
+      expect(answer.body).toMatchObject({ version: 1, created: 0, modified: 0, deleted: 0, passengers: 2 });
+    }
+    const empty = await push(flightId, { created: [], modified: [], deleted: [] }, { 'Idempotency-Key': 'noop-2' }).expect(200);
+    expect(empty.body).toMatchObject({ version: 1, modified: 0 });
+    // A flight without a list keeps its version 0 too.
+    const bare = await newFlight();
+    expect((await push(bare, { created: [], modified: [], deleted: [] }, { 'Idempotency-Key': 'noop-3' }).expect(200)).headers.etag).toBe('"0"');
+    expect((await list(bare)).version).toBe(0);
+    const history = (await testApp.graphql(PassengerListHistoryDocument, { flightId })).body.data!.passengerListHistory;
+    expect(history.map((entry) => entry.version)).toEqual([1]);
+
+    // Another client then changes passenger 1; a retry of the keyed no-op replays its answer and leaves that change alone.
+    await push(flightId, { created: [], modified: [{ id: 1, surname: 'Verdi' }], deleted: [] }, { 'If-Match': '"1"' }).expect(200);
+    const retry = await push(flightId, same, { 'Idempotency-Key': 'noop-1' }).expect(200);
+    expect(retry.body).toMatchObject({ version: 1, modified: 0 });
+    expect((await list(flightId)).passengers[0].surname).toBe('VERDI');
+    await push(flightId, { created: [], modified: [], deleted: [1] }, { 'Idempotency-Key': 'noop-1' }).expect(409);
+  });
+
   it('applies one of ten concurrent requests with the same Idempotency-Key and answers them all alike', async () => {
     const flightId = await newFlight();
     await push(flightId, { created: [passengerRecord(1)], modified: [], deleted: [] }).expect(200);
