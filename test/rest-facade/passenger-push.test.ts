@@ -97,7 +97,8 @@ describe('POST /api/broker/v0/flight/<flight_id>/passenger', () => {
     expect(created.headers.etag).toBe('"1"');
     const storedList = (await list(flightId)).passengers;
     const same = { created: [], modified: [{ id: 2, name: storedList[1].name }, { id: 1, surname: ' rossi ' }], deleted: [] };
-    for (const headers of [{}, { 'Idempotency-Key': 'noop-1' }, { 'If-Match': '"1"' }]) {
+    const variants: Record<string, string>[] = [{}, { 'Idempotency-Key': 'noop-1' }, { 'If-Match': '"1"' }];
+    for (const headers of variants) {
       const answer = await push(flightId, same, headers).expect(200);
       expect(answer.headers.etag).toBe('"1"');
       expect(answer.body).toMatchObject({ version: 1, created: 0, modified: 0, deleted: 0, passengers: 2 });
