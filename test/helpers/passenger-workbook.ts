@@ -136,6 +136,8 @@ export interface WorkbookSpec {
   sheetName?: string;
   /** Sheets placed before the passenger sheet. */
   sheetsBefore?: SheetSpec[];
+  /** Sheets placed after it. */
+  sheetsAfter?: SheetSpec[];
   merges?: string[];
   dateFormat?: string;
   date1904?: boolean;
@@ -208,6 +210,7 @@ export async function buildWorkbook(spec: WorkbookSpec): Promise<Buffer> {
     hiddenColumns: spec.hiddenColumns,
     autoFilter: spec.autoFilter,
   });
+  for (const sheet of spec.sheetsAfter ?? []) addSheet(workbook, sheet);
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }
 

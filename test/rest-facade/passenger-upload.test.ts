@@ -54,6 +54,22 @@ describe('POST /api/broker/v0/upload/<id>', () => {
     expect(list.body.data!.passengerList.passengers).toEqual([]);
   });
 
+  it('refuses a workbook whose second sheet holds another list (naming both sheets) instead of dropping it, and reads one whose later sheet has a header and no passengers, with a warning', async () => {
+    const header = FIELDS.map((field) => ENGLISH_HEADINGS[field]);
+    const twoLists = await buildPassengerWorkbook([passenger({ surname: 'Smith' })], {
+      sheetName: 'Outbound 14 Nov',
+      sheetsAfter: [{ name: 'Notes', rows: [['Catering: 2 vegetarian']] }, { name: 'Return 21 Nov', rows: [['Return leg'], header, [], cellsOf(passenger({ surname: 'Jones' }))] }],
+    });
+    const refused = await upload(flightId, twoLists).expect(422);
+    expect(refused.body.error.message).toBe(
+      'The workbook holds passenger lists on two sheets: "Outbound 14 Nov" (header in row 1) and "Return 21 Nov" (header in row 2, a passenger in row 4). Upload one list per flight: save each sheet as a file of its own, or delete the other sheet',
+    );
+    const templateAfter = await buildPassengerWorkbook([passenger()], { sheetsAfter: [{ name: 'Blank', rows: [header] }, { name: 'Old', state: 'hidden', rows: [header, cellsOf(passenger())] }] });
+    const read = await upload(flightId, templateAfter).expect(200);
+    expect(read.body).toHaveLength(1);
+    expect(decodeURIComponent(read.headers['x-sheet-warnings'])).toContain('Sheet "Blank" has a passenger header (row 1) but no passengers below it; it was not read');
+  });
+
   it("judges a linked passenger's age on the flight's departure day, not today", async () => {
     // Born 2008-12-01: 17 on the day this suite runs in late 2026, 18 on the flight's 2026-12-10.
     const bytes = await buildPassengerWorkbook([passenger(), passenger({ name: 'Luca', date_born: '2008-12-01', row_number_parent_id: 1, numberdoc: 'YB7654329' })]);

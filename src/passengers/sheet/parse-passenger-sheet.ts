@@ -253,6 +253,56 @@ class ListSheetScan implements SheetRowSink {
   }
 }
 
+/**
+ * Looks at a sheet after the list's for a second list: a complete header among its first rows,
+ * then whether any of the next rows holds a value under it. Bounded: the header search stops where
+ * ListSheetScan's does, the passenger search as many rows below the header.
+ */
+class SecondListProbe implements SheetRowSink {
+  done = false;
+  header?: HeaderRow;
+  /** The sheet row of its first passenger, if it has one. */
+  firstPassengerRow?: number;
+  private readonly headerColumns = new Set<number>();
+
+  constructor(
+    private readonly maxColumns: number,
+    private readonly choices?: ColumnChoices,
+  ) {}
+
+  row(sheetRow: number, cells: readonly SheetCell[]): void {
+    if (!this.header) {
+      if (sheetRow > HEADER_SEARCH_ROWS) {
+        this.done = true;
+        return;
+      }
+      const headings: HeadingCell[] = [];
+      for (const { column, content } of cells) {
+        if (column <= this.maxColumns && (typeof content === 'string' || typeof content === 'number')) headings.push({ column, text: String(content), hidden: false });
+      }
+      const header = recogniseHeaderRow(sheetRow, headings, this.choices);
+      if (!header) return;
+      if (missingColumnProblems(header.headingOf).length > 0) {
+        this.done = true;
+        return;
+      }
+      this.header = header;
+      for (const { column } of header.columns) this.headerColumns.add(column);
+      return;
+    }
+    if (sheetRow > this.header.sheetRow + HEADER_SEARCH_ROWS) {
+      this.done = true;
+      return;
+    }
+    if (cells.some(({ column, content }) => this.headerColumns.has(column) && !isBlank(content))) {
+      this.firstPassengerRow = sheetRow;
+      this.done = true;
+    }
+  }
+
+  merge(): void {}
+}
+
 function headingsOf(fields: Iterable<string>): string {
   return [...fields].join(', ');
 }
@@ -281,6 +331,8 @@ interface SheetSearch {
   bestIncomplete?: { sheet: OfferedSheet; header: HeaderRow };
   /** How many sheets the workbook offered. */
   offered: number;
+  /** Sheets after the list's with a complete header, and the row of their first passenger if any. */
+  laterLists: { sheet: OfferedSheet; header: HeaderRow; firstPassengerRow?: number }[];
 }
 
 /**
@@ -309,7 +361,10 @@ export async function parsePassengerSheet(
   // Today is taken once, before the sheets are read, for the birth-date rules and the ages alike.
   const today = options.today ?? new Date();
   const search = await searchSheets(workbook, options);
-  if (search.found) return readList(search.found, search.skipped, workbook, budget, today, options);
+  if (search.found) {
+    refuseSecondList(search.found, search.laterLists);
+    return readList(search.found, search.skipped, search.laterLists, workbook, budget, today, options);
+  }
   // A preview reads the best sheet anyway: the client can map the missing columns.
   if (options.preview && search.bestIncomplete && options.acceptIncompleteSheet === undefined) {
     return parsePassengerSheet(bytes, { ...options, acceptIncompleteSheet: search.bestIncomplete.sheet.name });
@@ -338,9 +393,12 @@ async function uploadedBytes(input: Buffer | Readable, options: PassengerSheetOp
  */
 async function searchSheets(workbook: SpreadsheetSource, options: PassengerSheetOptions): Promise<SheetSearch> {
   const { limits } = options;
-  const search: SheetSearch = { skipped: [], offered: 0 };
+  const search: SheetSearch = { skipped: [], offered: 0, laterLists: [] };
   let scanned: { sheet: OfferedSheet; scan: ListSheetScan } | undefined;
+  let probed: { sheet: OfferedSheet; probe: SecondListProbe } | undefined;
   const judgeScanned = () => {
+    if (probed?.probe.header) search.laterLists.push({ sheet: probed.sheet, header: probed.probe.header, firstPassengerRow: probed.probe.firstPassengerRow });
+    probed = undefined;
     if (!scanned) return;
     const { sheet, scan } = scanned;
     scanned = undefined;
@@ -348,7 +406,12 @@ async function searchSheets(workbook: SpreadsheetSource, options: PassengerSheet
   };
   await workbook.readSheets((sheet) => {
     judgeScanned();
-    if (search.found) return 'stop';
+    if (search.found) {
+      // The sheets after the list's are looked at for a second list only (a hidden one stays unread).
+      if (sheet.skipped !== undefined) return 'skip';
+      probed = { sheet, probe: new SecondListProbe(limits.uploadMaxColumns, options.columns) };
+      return probed.probe;
+    }
     search.offered += 1;
     if (sheet.skipped !== undefined) {
       search.skipped.push({ sheet, reason: sheet.skipped });
@@ -359,6 +422,18 @@ async function searchSheets(workbook: SpreadsheetSource, options: PassengerSheet
   });
   judgeScanned();
   return search;
+}
+
+/**
+ * A workbook with passengers under a complete header on a second sheet holds two lists (an outbound
+ * and a return flight, say): reading the first alone would drop the other without a word, and
+ * which one the flight's is cannot be told from the file.
+ */
+function refuseSecondList(found: FoundSheet, laterLists: SheetSearch['laterLists']): void {
+  const second = laterLists.find((later) => later.firstPassengerRow !== undefined);
+  if (!second) return;
+  const message = `The workbook holds passenger lists on two sheets: ${quoted(found.sheet.name)} (header in row ${found.header.sheetRow}) and ${quoted(second.sheet.name)} (header in row ${second.header.sheetRow}, a passenger in row ${second.firstPassengerRow}). Upload one list per flight: save each sheet as a file of its own, or delete the other sheet`;
+  throw sheetError.unprocessable(message, [{ field: 'sheet', column: 'sheet', message: `a second passenger list, on sheet ${quoted(second.sheet.name)}` }]);
 }
 
 /** A sheet read: the list, or a sheet skipped and why. */
@@ -376,6 +451,7 @@ function judgeSheet(search: SheetSearch, sheet: OfferedSheet, scan: ListSheetSca
 async function readList(
   found: FoundSheet,
   skipped: SheetSearch['skipped'],
+  laterLists: SheetSearch['laterLists'],
   workbook: SpreadsheetSource,
   budget: ReadBudget,
   today: Date,
@@ -404,6 +480,7 @@ async function readList(
     budget,
   });
   const notes = skipped.map(({ sheet: other, reason }) => `Sheet ${quoted(other.name)} was skipped: ${reason}`);
+  for (const later of laterLists) notes.push(`Sheet ${quoted(later.sheet.name)} has a passenger header (row ${later.header.sheetRow}) but no passengers below it; it was not read`);
   notes.push(...unusedCorrections(options.corrections, scan, header));
   if (options.preview) {
     const { records, warnings, problems, problemCount } = list.finishPreview(sheet.name);
