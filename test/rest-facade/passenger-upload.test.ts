@@ -70,6 +70,18 @@ describe('POST /api/broker/v0/upload/<id>', () => {
     expect(decodeURIComponent(read.headers['x-sheet-warnings'])).toContain('Sheet "Blank" has a passenger header (row 1) but no passengers below it; it was not read');
   });
 
+  it('refuses a block merged across Surname and First name (one value cannot fill two fields), and reads one country merged across the country columns as each', async () => {
+    const acrossNames = await buildPassengerWorkbook([passenger({ surname: 'Smith John', name: null }), passenger({ surname: 'Bianchi' })], { merges: ['A2:B2'] });
+    const refused = await upload(flightId, acrossNames).expect(422);
+    expect(refused.body.error.details).toEqual([
+      expect.objectContaining({ sheet_row: 2, message: 'cells A2:B2 are merged across the columns "Surname", "First name": one value cannot fill two fields; unmerge them and write each value in its own column' }),
+    ]);
+    // Country of birth (D) and Nationality (E): one country for both.
+    const acrossCountries = await buildPassengerWorkbook([passenger({ luogonascita: 'Germany', nazionalita: null })], { merges: ['D2:E2'] });
+    const read = await upload(flightId, acrossCountries).expect(200);
+    expect(read.body[0]).toMatchObject({ luogonascita: 'DE', nazionalita: 'DE' });
+  });
+
   it("judges a linked passenger's age on the flight's departure day, not today", async () => {
     // Born 2008-12-01: 17 on the day this suite runs in late 2026, 18 on the flight's 2026-12-10.
     const bytes = await buildPassengerWorkbook([passenger(), passenger({ name: 'Luca', date_born: '2008-12-01', row_number_parent_id: 1, numberdoc: 'YB7654329' })]);

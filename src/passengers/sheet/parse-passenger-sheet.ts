@@ -245,13 +245,37 @@ class ListSheetScan implements SheetRowSink {
     if (this.header && range.bottom > this.header.sheetRow) this.merges.push(range);
   }
 
+  /**
+   * A block merged across two passenger columns shows one value where the list has two fields
+   * (`Smith John` over Surname and First name): copying it into both would be wrong, splitting it a
+   * guess. Refused, naming each such block of a data row (at most 20). Country columns are the
+   * exception: one country merged over country of birth, nationality and issuing state is each.
+   */
+  private refuseMergesAcrossFields(header: HeaderRow): void {
+    const problems: SheetProblem[] = [];
+    for (const range of this.merges) {
+      if (range.top <= header.sheetRow) continue;
+      const spanned = header.columns.filter(({ column }) => column >= range.left && column <= range.right);
+      if (spanned.length < 2 || spanned.every(({ field }) => SHAREABLE_FIELDS.has(field))) continue;
+      const cells = `${columnLetters(range.left)}${range.top}:${columnLetters(range.right)}${range.bottom}`;
+      const headings = spanned.map(({ heading }) => `"${truncated(heading, 40)}"`).join(', ');
+      problems.push({ field: spanned[0].heading, column: spanned[0].heading, sheet_row: range.top, message: `cells ${cells} are merged across the columns ${headings}: one value cannot fill two fields; unmerge them and write each value in its own column` });
+      if (problems.length === 20) break;
+    }
+    if (problems.length) throw sheetError.unprocessable(`The list has merged cells across passenger columns: ${problems.map((p) => p.message).join('; ')}`, problems);
+  }
+
   /** The kept rows in sheet order, merged blocks filled in; answers the cells visited doing so. */
   settle(): number {
     if (!this.inOrder) this.rows.sort((a, b) => a.sheetRow - b.sheetRow);
     if (!this.header || this.merges.length === 0) return 0;
+    this.refuseMergesAcrossFields(this.header);
     return fillMergedBlocks(this.rows, this.merges, this.header.columns.map((c) => c.column), this.header.sheetRow, isBlank);
   }
 }
+
+/** Fields one merged value may fill side by side: the countries. */
+const SHAREABLE_FIELDS: ReadonlySet<string> = new Set(['luogonascita', 'nazionalita', 'issuingstate']);
 
 /**
  * Looks at a sheet after the list's for a second list: a complete header among its first rows,
