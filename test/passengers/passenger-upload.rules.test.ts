@@ -210,6 +210,25 @@ describe('uploads of lists from other countries (REST and GraphQL)', () => {
       expect(refused.error!.details[0]).toMatchObject({ value: '(321) 234-5678', message: expect.stringMatching(/tried as a number of FR \(nationality, issuing state, country of birth\), and is valid in none/) });
     });
 
+    it('warns of date cells a month-first program may have turned in a list whose text dates are day first, and reads a column proving nothing as the other date column proves', async () => {
+      // A UK list opened in a US Excel: the dates that read both ways became cells of the other reading.
+      const ukInUs = await upload(api, await buildPassengerWorkbook([
+        passenger({ surname: 'Smith', date_born: '17/05/1980' }),
+        passenger({ surname: 'Jones', date_born: new Date(Date.UTC(1985, 2, 4)), numberdoc: 'YA7654321' }),
+        passenger({ surname: 'Brown', date_born: '23/06/1990', numberdoc: 'YA7654322' }),
+      ]));
+      expect(pick(ukInUs.records, 'surname', 'date_born')).toEqual([['SMITH', '1980-05-17'], ['JONES', '1985-03-04'], ['BROWN', '1990-06-23']]);
+      expect(ukInUs.warnings).toEqual([
+        'Column "Date of birth" holds 1 date cell beside text dates that can only be read day first (DD/MM/YYYY) (such as "17/05/1980", sheet row 2): a spreadsheet program set to read dates month first turns a text such as 03/04/1985 (3 April) into a cell of 4 March, and leaves the texts it cannot read as text. The date cell was read as it is: sheet row 3 holds 1985-03-04, which the other way round is 1985-04-03. Check it, or write the dates as YYYY-MM-DD',
+      ]);
+      // A US list: its birth dates prove month first, its expiry dates all read both ways.
+      const us = await upload(api, await buildPassengerWorkbook([passenger({ date_born: '5/17/1980', scadenza: '3/4/2030' }), passenger({ surname: 'Neri', date_born: '11/30/1975', scadenza: '6/5/2031', numberdoc: 'YA7654323' })]));
+      expect(pick(us.records, 'date_born', 'scadenza')).toEqual([['1980-05-17', '2030-03-04'], ['1975-11-30', '2031-06-05']]);
+      expect(us.warnings).toEqual([
+        'Column "Expiry date": every text date reads both day first and month first, so its 2 dates that read both ways were read month first (MM/DD/YYYY), as column "Date of birth" of the same list is written ("5/17/1980", sheet row 2, can only be read so): "3/4/2030" (sheet row 2) is 2030-03-04. If this column is written day first, write its dates as YYYY-MM-DD',
+      ]);
+    });
+
     it('refuses an unknown date order or default region with 400 naming the parameter', async () => {
       const bytes = fixture('uk-list.xlsx');
       const region = await upload(api, bytes, { defaultPhoneRegion: 'England' });

@@ -17,7 +17,7 @@ import {
   type NormalizeOptions,
 } from '../passenger.normalize';
 import { CellErrorValue, reportedValue, truncated, UnreadableCell, type CellContent } from './cell-value';
-import { readDateColumn } from './date-order';
+import { readDateColumn, type DateCell, type DateColumnReading } from './date-order';
 import type { HeaderRow, MappedColumn } from './header-row';
 import type { SheetField } from './heading-aliases';
 import { sheetError, type SheetProblem } from './sheet-error';
@@ -110,13 +110,27 @@ export class PassengerListBuilder {
    */
   readDateOrders(rows: readonly { sheetRow: number; values: readonly CellContent[] }[]): void {
     const orders: Partial<Record<DateField, DateOrder>> = {};
+    const requested = this.options.dateOrder ?? 'DMY';
+    const date1904 = this.options.normalize.date1904;
+    const columns: { field: DateField; cells: DateCell[]; reading: DateColumnReading }[] = [];
     for (const field of ['date_born', 'scadenza'] as const) {
       const index = this.columns.findIndex((column) => column.field === field);
       if (index < 0) continue;
       const cells = rows.map((row) => ({ sheetRow: row.sheetRow, value: row.values[index] }));
-      const reading = readDateColumn(this.headingOf(field), cells, this.options.dateOrder ?? 'DMY');
+      columns.push({ field, cells, reading: readDateColumn(this.headingOf(field), cells, requested, { date1904 }) });
+    }
+    // A column whose dates prove no order follows one the other column proved: one list, one writer.
+    const proving = columns.find(({ reading }) => reading.proof && reading.conflicts.size === 0);
+    for (const column of columns) {
+      const { field, cells } = column;
+      if (proving && proving !== column && !column.reading.proof && column.reading.conflicts.size === 0) {
+        const fileOrder = { order: proving.reading.order, heading: this.headingOf(proving.field), proof: proving.reading.proof! };
+        column.reading = readDateColumn(this.headingOf(field), cells, requested, { date1904, fileOrder });
+      }
+      const { reading } = column;
       orders[field] = reading.order;
       if (reading.warning) this.warnings.push(reading.warning);
+      if (reading.cellWarning) this.warnings.push(reading.cellWarning);
       if (reading.conflicts.size) this.dateConflicts.set(field, reading.conflicts);
     }
     this.normalizeOptions.dateOrders = orders;

@@ -4,8 +4,8 @@ const column = (...values: unknown[]) => values.map((value, i) => ({ sheetRow: i
 
 describe('readDateColumn', () => {
   it('reads a column in the order its one-way dates prove, without a warning when that is the order asked', () => {
-    expect(readDateColumn('DOB', column('17/05/1980', '05/06/1984', null, new Date(0), 31072), 'DMY')).toEqual({ order: 'DMY', conflicts: new Map() });
-    expect(readDateColumn('DOB', column('05/17/1980', '05/06/1984'), 'MDY')).toEqual({ order: 'MDY', conflicts: new Map() });
+    expect(readDateColumn('DOB', column('17/05/1980', '05/06/1984', null, new Date(0), 31072), 'DMY')).toEqual({ order: 'DMY', conflicts: new Map(), proof: { sheetRow: 2, value: '17/05/1980' } });
+    expect(readDateColumn('DOB', column('05/17/1980', '05/06/1984'), 'MDY')).toEqual({ order: 'MDY', conflicts: new Map(), proof: { sheetRow: 2, value: '05/17/1980' } });
   });
 
   it('warns when the proven order is not the one asked and dates that read both ways follow it', () => {
@@ -15,8 +15,9 @@ describe('readDateColumn', () => {
       'Column "DOB" was read day first (DD/MM/YYYY), not month first as asked: "17.05.1980" (sheet row 2) can only be read so. So was its one date that reads both ways, e.g. "05.06.1984" (sheet row 3) as 1984-06-05',
     );
     // Without dates that read both ways, the order changes no value: nothing to warn about.
-    expect(readDateColumn('DOB', column('17/05/1980'), 'MDY')).toEqual({ order: 'DMY', conflicts: new Map() });
-    expect(readDateColumn('DOB', column('05/17/1980', '1980-05-17'), 'DMY')).toEqual({ order: 'MDY', conflicts: new Map() });
+    expect(readDateColumn('DOB', column('17/05/1980'), 'MDY')).toMatchObject({ order: 'DMY', conflicts: new Map() });
+    expect(readDateColumn('DOB', column('05/17/1980', '1980-05-17'), 'DMY')).toMatchObject({ order: 'MDY', conflicts: new Map() });
+    expect(readDateColumn('DOB', column('05/17/1980', '1980-05-17'), 'DMY').warning).toBeUndefined();
   });
 
   it('needs no warning for dates that are the same day either way, ISO dates or date cells', () => {
@@ -78,5 +79,28 @@ describe('readDateColumn', () => {
 
   it('leaves dates that are no date either way to the field rule', () => {
     expect(readDateColumn('DOB', column('31/31/1980', '05/06/1984'), 'DMY').conflicts.size).toBe(0);
+  });
+
+  it('warns of date cells with a day up to 12 beside text dates proving an order: the texts a program set to the other order turned into dates', () => {
+    // A UK list opened in a US Excel: 03/04/1985 (3 April) became a cell of 4 March, 17/05/1980 stayed text.
+    const day = (year: number, month: number, date: number) => new Date(Date.UTC(year, month - 1, date));
+    const ukInUs = readDateColumn('DOB', column('17/05/1980', day(1985, 3, 4), day(1990, 6, 6), day(1991, 1, 20), day(1992, 2, 7), '23/06/1990'), 'DMY');
+    expect(ukInUs.order).toBe('DMY');
+    expect(ukInUs.cellWarning).toBe(
+      'Column "DOB" holds 2 date cells beside text dates that can only be read day first (DD/MM/YYYY) (such as "17/05/1980", sheet row 2): a spreadsheet program set to read dates month first turns a text such as 03/04/1985 (3 April) into a cell of 4 March, and leaves the texts it cannot read as text. The date cells were read as they are: sheet row 3 holds 1985-03-04, which the other way round is 1985-04-03. Check them, or write the dates as YYYY-MM-DD',
+    );
+    // Serial numbers count as date cells; a day over 12, or the same day either way, cannot have been turned.
+    expect(readDateColumn('DOB', column('05/17/1980', 31072, new Date(Date.UTC(1985, 4, 5))), 'DMY').cellWarning).toBeUndefined();
+    expect(readDateColumn('DOB', column('05/17/1980', 31107), 'DMY').cellWarning).toMatch(/^Column "DOB" holds 1 date cell beside text dates that can only be read month first/);
+    // Date cells alone, or beside dates that prove nothing, are what they are.
+    expect(readDateColumn('DOB', column(new Date(Date.UTC(1985, 2, 4)), '05/06/1984'), 'DMY').cellWarning).toBeUndefined();
+  });
+
+  it('reads a column whose dates prove no order as the file\'s other column proves, saying so', () => {
+    const reading = readDateColumn('Expiry', column('03/04/2030', '06/05/2031'), 'DMY', { fileOrder: { order: 'MDY', heading: 'DOB', proof: { sheetRow: 2, value: '5/17/1980' } } });
+    expect(reading.order).toBe('MDY');
+    expect(reading.warning).toBe(
+      'Column "Expiry": every text date reads both day first and month first, so its 2 dates that read both ways were read month first (MM/DD/YYYY), as column "DOB" of the same list is written ("5/17/1980", sheet row 2, can only be read so): "03/04/2030" (sheet row 2) is 2030-03-04. If this column is written day first, write its dates as YYYY-MM-DD',
+    );
   });
 });

@@ -51,6 +51,8 @@ describe('parsePassengerSheet on LibreOffice workbooks', () => {
     // Ann O'Neil is Irish with an Italian mobile written without +39: valid only through the default region.
     const { records, warnings } = await parsePassengerSheet(fixture('english-shuffled.xlsx'), { ...options, defaultPhoneRegion: 'IT' });
     expect(warnings).toEqual([
+      // Its one date cell (1 December 1979) sits beside day-first text dates: it may be a 12/01/1979 a month-first program turned.
+      'Column "Birth date" holds 1 date cell beside text dates that can only be read day first (DD/MM/YYYY) (such as "15-08-2024", sheet row 3): a spreadsheet program set to read dates month first turns a text such as 03/04/1985 (3 April) into a cell of 4 March, and leaves the texts it cannot read as text. The date cell was read as it is: sheet row 2 holds 1979-12-01, which the other way round is 1979-01-12. Check it, or write the dates as YYYY-MM-DD',
       `Passenger row 3 (O'Neil Ann), column "Phone": "3331234567" is not a valid number of the passenger's IE (nationality, issuing state, country of birth); read as a number of Italy (IT, the default region): +393331234567. If that is wrong, write the number with its country code`,
     ]);
     expect(records.map((r) => [r.surname, r.name, r.date_born, r.scadenza, r.typedoc, r.numberdoc, r.gender, r.phone])).toEqual([
