@@ -72,12 +72,12 @@ export const PASSENGER_FIELDS = {
   date_born: {
     kind: 'string', nullable: false, format: 'date', example: '1980-05-17',
     description: 'Date of birth, YYYY-MM-DD.',
-    input: 'Date of birth, YYYY-MM-DD (other common date formats are normalised).',
+    input: 'Date of birth, YYYY-MM-DD (DD/MM/YYYY, DD.MM.YYYY and DD-MM-YYYY are read too; a date that reads both day first and month first, such as 05/06/1980, is refused).',
   },
   scadenza: {
     kind: 'string', nullable: false, format: 'date', example: '2031-05-16',
     description: 'Document expiry, YYYY-MM-DD.',
-    input: 'Document expiry, YYYY-MM-DD (other common date formats are normalised).',
+    input: 'Document expiry, YYYY-MM-DD (DD/MM/YYYY, DD.MM.YYYY and DD-MM-YYYY are read too; a date that reads both day first and month first, such as 05/06/2030, is refused).',
   },
   issuingstate: {
     kind: 'string', nullable: false, pattern: COUNTRY_CODE, example: 'IT',

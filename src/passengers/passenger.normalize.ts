@@ -629,6 +629,11 @@ export function normalizePassengerInto(
         if (note) notes?.push({ field, value, message: note });
         result = phone;
       }
+    } else if ((field === 'date_born' || field === 'scadenza') && !options.dateOrders && textDateOrders(value) === 'both') {
+      // A reader with no column to tell the order (the JSON push) takes no guess.
+      const dayFirst = normalizeDate(value, { order: 'DMY' });
+      const monthFirst = normalizeDate(value, { order: 'MDY' });
+      result = fail(`expected a date as YYYY-MM-DD, got ${describe(value)}, which reads both day first (${dayFirst.ok ? dayFirst.value : ''}) and month first (${monthFirst.ok ? monthFirst.value : ''}): write it as YYYY-MM-DD`);
     } else result = normalize(value, options);
     if (result.ok && notes && (field === 'nazionalita' || field === 'issuingstate' || field === 'luogonascita')) {
       const reading = typeof value === 'string' ? readCountry(value) : undefined;

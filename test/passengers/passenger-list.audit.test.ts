@@ -33,7 +33,7 @@ describe('describePassengerChanges', () => {
   const base = plan([], { created: [passengerRecord(1), passengerRecord(2, { email: 'x@y.it' })] }).passengers;
 
   it('lists only the fields whose stored value changed, and keeps exactly the stored fields of deleted records', () => {
-    const planned = plan(base, { modified: [{ id: 1, surname: 'ROSSI', name: 'Mario Luigi', date_born: '01/05/1980', phone: '+39 06 1234 5678' }], deleted: [2] });
+    const planned = plan(base, { modified: [{ id: 1, surname: 'ROSSI', name: 'Mario Luigi', date_born: '1980/05/01', phone: '+39 06 1234 5678' }], deleted: [2] });
     const detail = describePassengerChanges(base, planned, 2);
     expect(detail.modifications).toEqual([{ id: 1, changes: [{ field: 'name', before: 'MARIO', after: 'MARIO LUIGI' }, { field: 'phone', before: null, after: '+390612345678' }] }]);
     expect(detail.deletedRecords).toEqual([{ ...base[1] }]);

@@ -213,6 +213,17 @@ describe('POST /api/broker/v0/flight/<flight_id>/passenger', () => {
     ]);
   });
 
+  it('refuses a text date that reads both day first and month first, naming both readings, and reads one that reads one way only', async () => {
+    const flightId = await newFlight();
+    const refused = await push(flightId, { created: [passengerRecord(1, { date_born: '05/06/1980' }), passengerRecord(2, { scadenza: '03.04.2031' })], modified: [], deleted: [] }).expect(422);
+    expect(refused.body.error.details).toEqual([
+      expect.objectContaining({ group: 'created', index: 0, field: 'date_born', message: 'expected a date as YYYY-MM-DD, got "05/06/1980", which reads both day first (1980-06-05) and month first (1980-05-06): write it as YYYY-MM-DD' }),
+      expect.objectContaining({ group: 'created', index: 1, field: 'scadenza', message: expect.stringContaining('which reads both day first (2031-04-03) and month first (2031-03-04)') }),
+    ]);
+    await push(flightId, { created: [passengerRecord(1, { date_born: '17/05/1980' }), passengerRecord(2, { date_born: '05/05/1980' })], modified: [], deleted: [] }).expect(200);
+    expect((await list(flightId)).passengers.map((p) => p.date_born)).toEqual(['1980-05-17', '1980-05-05']);
+  });
+
   it('takes no guess a spreadsheet would warn of: a number read only without its national prefix, or only as international, is refused with the reading it would have taken, and nothing is stored', async () => {
     const flightId = await newFlight();
     const british = { nazionalita: 'GB', issuingstate: 'GB', luogonascita: 'GB' };

@@ -71,7 +71,7 @@ export type HiddenRows =
 
 /** A passenger record in a push. Every field is optional here so that all problems of a change set come back together (422); in `created` the interface’s required fields must be present, in `modified` absent fields keep their stored value. */
 export type PassengerInput = {
-  /** Date of birth, YYYY-MM-DD (other common date formats are normalised). */
+  /** Date of birth, YYYY-MM-DD (DD/MM/YYYY, DD.MM.YYYY and DD-MM-YYYY are read too; a date that reads both day first and month first, such as 05/06/1980, is refused). */
   date_born: string | null | undefined;
   /** E-mail address, or null. */
   email: string | null | undefined;
@@ -101,7 +101,7 @@ export type PassengerInput = {
   row_number: number | null | undefined;
   /** In `created`: the parent’s row_number in this push (as the upload returns it). */
   row_number_parent_id: number | null | undefined;
-  /** Document expiry, YYYY-MM-DD (other common date formats are normalised). */
+  /** Document expiry, YYYY-MM-DD (DD/MM/YYYY, DD.MM.YYYY and DD-MM-YYYY are read too; a date that reads both day first and month first, such as 05/06/2030, is refused). */
   scadenza: string | null | undefined;
   /** Surname (stored upper case). */
   surname: string | null | undefined;
