@@ -56,6 +56,8 @@ interface CountryEntry {
 }
 
 let byKey: Map<string, CountryEntry> | undefined;
+/** English and Italian names that name two countries ("Congo": CG and CD), with the countries. */
+const ambiguousNames = new Map<string, string[]>();
 
 /**
  * Codes first, then English and Italian names (and the extra names), then the names of every
@@ -74,11 +76,19 @@ function buildTable(): Map<string, CountryEntry> {
   const alpha2Codes = Object.keys(countries.getAlpha2Codes());
   for (const alpha2 of alpha2Codes) add(alpha2, alpha2);
   for (const [alpha3, alpha2] of Object.entries(countries.getAlpha3Codes())) add(alpha3, alpha2);
+  const codeKeys = new Set(table.keys());
   for (const lang of HOME_LANGUAGES) {
     for (const [alpha2, names] of Object.entries(countries.getNames(lang, { select: 'all' }))) {
-      for (const name of names) add(name, alpha2);
+      for (const name of names) {
+        const key = countryKey(name);
+        const owner = table.get(key);
+        if (owner && owner.alpha2 !== alpha2 && !codeKeys.has(key)) ambiguousNames.set(key, [...new Set([...(ambiguousNames.get(key) ?? [owner.alpha2]), alpha2])]);
+        add(name, alpha2);
+      }
     }
   }
+  // A name two countries share is a guess either way: it is not read (the message names both).
+  for (const key of ambiguousNames.keys()) table.delete(key);
   for (const [name, alpha2] of Object.entries(EXTRA_NAMES)) add(name, alpha2);
   const foreign = new Map<string, CountryEntry | null>();
   // A name several languages share is told in the most widely used of them ("Alemania": Spanish, not Basque).
@@ -89,7 +99,7 @@ function buildTable(): Map<string, CountryEntry> {
     for (const [alpha2, names] of Object.entries(countries.getNames(lang, { select: 'all' }))) {
       for (const name of names) {
         const key = countryKey(name);
-        if (!key || table.has(key)) continue;
+        if (!key || table.has(key) || ambiguousNames.has(key)) continue;
         const earlier = foreign.get(key);
         if (earlier === undefined) foreign.set(key, { alpha2, language: lang });
         else if (earlier !== null && earlier.alpha2 !== alpha2) foreign.set(key, null);
@@ -112,6 +122,12 @@ export function lookupCountry(text: string): string | undefined {
 export function readCountry(text: string): CountryEntry | undefined {
   byKey ??= buildTable();
   return byKey.get(countryKey(text));
+}
+
+/** The countries an English or Italian name is given to when it names more than one ("Congo": CG, CD). */
+export function countriesNamed(text: string): string[] | undefined {
+  byKey ??= buildTable();
+  return ambiguousNames.get(countryKey(text));
 }
 
 /** The English name of a language code of i18n-iso-countries (`de` → "German"). */

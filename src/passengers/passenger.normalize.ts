@@ -1,5 +1,5 @@
 import { isSupportedCountry, parsePhoneNumberFromString, type CountryCode, type PhoneNumber } from 'libphonenumber-js/max';
-import { countryName, foldText, languageName, lookupCountry, readCountry } from './country-lookup';
+import { countriesNamed, countryName, foldText, languageName, lookupCountry, readCountry } from './country-lookup';
 import type { PassengerFieldName } from './passenger.fields';
 import type { DocumentType, GenderCode, PassengerFields } from './passenger.record';
 
@@ -120,6 +120,8 @@ export const normalizeCountry = memoized(function normalizeCountry(value: unknow
   const text = typeof value === 'string' ? value.trim() : undefined;
   const code = text ? lookupCountry(text) : undefined;
   if (code) return ok(code);
+  const named = text ? countriesNamed(text) : undefined;
+  if (named) return fail(`"${text}" names ${named.length} countries, ${named.map((alpha2) => `${alpha2} (${countryName(alpha2)})`).join(' and ')}: write the one meant as its code`);
   return fail(
     `expected a country as an ISO code or its name in a known language (e.g. IT, ITA, Italy, Italia, Deutschland), got ${describe(value)}`,
   );

@@ -473,6 +473,15 @@ describe('normalizePersonName, edges', () => {
 });
 
 describe('normalizeCountry, edges', () => {
+  it('refuses a name two countries share, naming both, in any language it is written in', () => {
+    for (const name of ['Congo', 'CONGO', ' congo ']) {
+      expect(messageOf(normalizeCountry(name))).toBe(`"${name.trim()}" names 2 countries, CG (Republic of the Congo) and CD (Democratic Republic of the Congo): write the one meant as its code`);
+    }
+    expect(valueOf(normalizeCountry('Republic of the Congo'))).toBe('CG');
+    expect(valueOf(normalizeCountry('Democratic Republic of the Congo'))).toBe('CD');
+    expect(valueOf(normalizeCountry('CD'))).toBe('CD');
+  });
+
   it('refuses what is no text, and empty text', () => {
     expect(messageOf(normalizeCountry(380))).toMatch(/got 380$/);
     expect(messageOf(normalizeCountry('   '))).toMatch(/got " {3}"$/);
