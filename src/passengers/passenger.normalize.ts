@@ -62,8 +62,6 @@ export interface NormalizeOptions {
    * passenger's own countries; the number is then noted as read through it. None by default.
    */
   defaultPhoneRegion?: CountryCode;
-  /** Whether numeric dates count from 1904 (old Mac workbooks) instead of 1900. */
-  date1904?: boolean;
   /** The order text dates of each date field are read in; day first unless given. */
   dateOrders?: Partial<Record<DateField, DateOrder>>;
   /** For updates: fields absent from the input stay absent and are not required. */
@@ -134,11 +132,6 @@ const MAX_YEAR = 2200;
 /** Year first, month before day: ISO 8601's order, also with / or . (Gnumeric's CSV writes 1980/05/17). No country writes year, day, month. */
 const YEAR_FIRST_DATE = /^(\d{4})([-/.])(\d{1,2})\2(\d{1,2})$/;
 const NUMERIC_DATE = /^(\d{1,2})([/.-])(\d{1,2})\2(\d{4})$/;
-const MS_PER_DAY = 86_400_000;
-/** Day 0 of the 1900 date system as Excel counts it (it believes 1900 was a leap year). */
-const EXCEL_EPOCH_MS = Date.UTC(1899, 11, 30);
-const EXCEL_1904_OFFSET_DAYS = 1462;
-const EXCEL_MAX_SERIAL = 2_958_465; // 9999-12-31
 
 function pad2(n: number): string {
   return n < 10 ? `0${n}` : String(n);
@@ -192,17 +185,11 @@ export function textDateOrders(value: unknown): DateOrder | 'both' | 'same' | 'n
   return monthFirst ? 'MDY' : 'none';
 }
 
-function parseDate(value: unknown, date1904: boolean, monthFirst: boolean): Normalized<string> {
+function parseDate(value: unknown, monthFirst: boolean): Normalized<string> {
   if (value instanceof Date) return fromUtcDate(value, value);
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value) || value < 1 || value > EXCEL_MAX_SERIAL) {
-      return fail(`expected a date as ${DATE_FORMATS}, got the number ${value}`);
-    }
-    let days = Math.floor(value);
-    if (date1904) days += EXCEL_1904_OFFSET_DAYS;
-    else if (days < 61) days += 1; // serials before the phantom 29 February 1900
-    return fromUtcDate(new Date(EXCEL_EPOCH_MS + days * MS_PER_DAY), value);
-  }
+  // A number is a date only as its cell's format shows it, which the spreadsheet reader decides (a
+  // cell formatted as a date reaches here as a Date): 1980 in a General cell is a year, not 1905-06-02.
+  if (typeof value === 'number') return fail(`expected a date as ${monthFirst ? MONTH_FIRST_FORMATS : DATE_FORMATS}, got the number ${value}`);
   if (typeof value === 'string') {
     const text = value.trim();
     let match = YEAR_FIRST_DATE.exec(text);
@@ -214,20 +201,18 @@ function parseDate(value: unknown, date1904: boolean, monthFirst: boolean): Norm
   return fail(`expected a date as ${monthFirst ? MONTH_FIRST_FORMATS : DATE_FORMATS}, got ${describe(value)}`);
 }
 
-const parseDate1900 = memoized((value) => parseDate(value, false, false));
-const parseDate1904 = memoized((value) => parseDate(value, true, false));
-const parseDate1900MonthFirst = memoized((value) => parseDate(value, false, true));
-const parseDate1904MonthFirst = memoized((value) => parseDate(value, true, true));
+const parseDateDayFirst = memoized((value) => parseDate(value, false));
+const parseDateMonthFirst = memoized((value) => parseDate(value, true));
 
 /**
- * `YYYY-MM-DD` from a date cell (exceljs gives UTC midnight, so the UTC day is the cell's day), an
- * Excel serial number (1900 or 1904 system; any time part dropped) or text in one of the accepted
- * formats, `DD/MM/YYYY` read day first unless `order` is `MDY`. Two-digit years are refused: for
- * birth dates they are ambiguous.
+ * `YYYY-MM-DD` from a date cell (its UTC day: the readers give a cell's day at UTC midnight) or
+ * text in one of the accepted formats, `DD/MM/YYYY` read day first unless `order` is `MDY`.
+ * Numbers are refused: a number is a date only through its cell's date format, and the spreadsheet
+ * reader has made such a cell a Date (a serial number in a General cell is what the sheet shows,
+ * a number). Two-digit years are refused: for birth dates they are ambiguous.
  */
-export function normalizeDate(value: unknown, options: { date1904?: boolean; order?: DateOrder } = {}): Normalized<string> {
-  if (options.order === 'MDY') return options.date1904 ? parseDate1904MonthFirst(value) : parseDate1900MonthFirst(value);
-  return options.date1904 ? parseDate1904(value) : parseDate1900(value);
+export function normalizeDate(value: unknown, options: { order?: DateOrder } = {}): Normalized<string> {
+  return options.order === 'MDY' ? parseDateMonthFirst(value) : parseDateDayFirst(value);
 }
 
 /** `YYYY-MM-DD` of "today": a Date's UTC day, or a `YYYY-MM-DD` string as given. */
@@ -540,12 +525,12 @@ interface FieldRule {
 export const PASSENGER_FIELD_RULES: Readonly<Record<PassengerFieldName, FieldRule>> = {
   surname: { normalize: normalizePersonName },
   name: { normalize: normalizePersonName },
-  date_born: { normalize: (v, o) => normalizeDate(v, { date1904: o.date1904, order: o.dateOrders?.date_born }) },
+  date_born: { normalize: (v, o) => normalizeDate(v, { order: o.dateOrders?.date_born }) },
   luogonascita: { normalize: normalizeCountry },
   nazionalita: { normalize: normalizeCountry },
   typedoc: { normalize: normalizeDocumentType },
   numberdoc: { normalize: normalizeDocumentNumber },
-  scadenza: { normalize: (v, o) => normalizeDate(v, { date1904: o.date1904, order: o.dateOrders?.scadenza }) },
+  scadenza: { normalize: (v, o) => normalizeDate(v, { order: o.dateOrders?.scadenza }) },
   issuingstate: { normalize: normalizeCountry },
   email: { empty: null, normalize: normalizeEmail },
   // Read in normalizePassengerInto, which knows the passenger's countries.

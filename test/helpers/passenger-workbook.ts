@@ -112,6 +112,8 @@ export interface SheetSpec {
   merges?: string[];
   /** Number format given to Date cells; default yyyy-mm-dd. */
   dateFormat?: string;
+  /** Number formats by column (0 = A), given to every cell of the column (a Date cell's too). */
+  columnFormats?: Record<number, string>;
   /** Sheet rows hidden, and columns (1 = A) hidden. */
   hiddenRows?: number[];
   hiddenColumns?: number[];
@@ -140,6 +142,8 @@ export interface WorkbookSpec {
   sheetsAfter?: SheetSpec[];
   merges?: string[];
   dateFormat?: string;
+  /** Number formats by column (0 = A), given to every cell of the column. */
+  columnFormats?: Record<number, string>;
   date1904?: boolean;
   /** Sheet rows (counted from 1, titles and header included) and columns (1 = A) of the list hidden. */
   hiddenRows?: number[];
@@ -164,7 +168,8 @@ function addSheet(workbook: ExcelJS.Workbook, spec: SheetSpec): void {
       if (value === null || value === undefined) return;
       const cell = row.getCell(column + 1);
       cell.value = value;
-      if (value instanceof Date) cell.numFmt = spec.dateFormat ?? 'yyyy-mm-dd';
+      const numFmt = spec.columnFormats?.[column] ?? (value instanceof Date ? (spec.dateFormat ?? 'yyyy-mm-dd') : undefined);
+      if (numFmt !== undefined) cell.numFmt = numFmt;
     });
     row.commit();
   });
@@ -206,6 +211,7 @@ export async function buildWorkbook(spec: WorkbookSpec): Promise<Buffer> {
     rows: [...(spec.titleRows ?? []), spec.headings, ...spec.rows],
     merges: spec.merges,
     dateFormat: spec.dateFormat,
+    columnFormats: spec.columnFormats,
     hiddenRows: spec.hiddenRows,
     hiddenColumns: spec.hiddenColumns,
     autoFilter: spec.autoFilter,
@@ -214,15 +220,21 @@ export async function buildWorkbook(spec: WorkbookSpec): Promise<Buffer> {
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }
 
-/** The common case: English headings for `fields` and one row per passenger. */
+/**
+ * The common case: English headings for `fields` and one row per passenger; `formats` gives the
+ * cells of a field's column a number format (`{ numberdoc: '000000000' }`).
+ */
 export function buildPassengerWorkbook(
   passengers: PassengerCells[],
-  options: Omit<WorkbookSpec, 'headings' | 'rows'> & { fields?: readonly Field[]; headings?: Record<Field, string> } = {},
+  options: Omit<WorkbookSpec, 'headings' | 'rows'> & { fields?: readonly Field[]; headings?: Record<Field, string>; formats?: Partial<Record<Field, string>> } = {},
 ): Promise<Buffer> {
   const fields = options.fields ?? FIELDS;
   const names = options.headings ?? ENGLISH_HEADINGS;
+  const columnFormats: Record<number, string> = {};
+  for (const [field, format] of Object.entries(options.formats ?? {})) columnFormats[fields.indexOf(field as Field)] = format;
   return buildWorkbook({
     ...options,
+    columnFormats,
     headings: fields.map((field) => names[field]),
     rows: passengers.map((row) => cellsOf(row, fields)),
   });
@@ -390,6 +402,13 @@ export interface RawWorkbookSpec {
   absoluteTargets?: boolean;
   /** Extra XML inside <workbook> before <sheets>, e.g. `<workbookPr date1904="true"/>` (written with the prefix). */
   workbookPr?: string;
+  /**
+   * What the styles part holds inside `<styleSheet>` (written with the prefix), or false for a
+   * workbook without one. Default: cell format 0 General, 1 a date (built-in 14), as `dates: 'serial'` writes `s="1"`.
+   */
+  styles?: string | false;
+  /** Where the styles part lives; default xl/styles.xml. */
+  stylesPart?: string;
   /** Store the parts without compression. */
   stored?: boolean;
 }
@@ -425,6 +444,12 @@ export function rawWorkbook(spec: RawWorkbookSpec): Buffer {
       parts.push({ name: part, text: `${decl}<${p}sst ${xmlnsMain} count="${spec.sharedStrings?.length ?? 0}">${items}</${p}sst>` });
     }
   }
+  if (spec.styles !== false) {
+    const part = spec.stylesPart ?? `${folder}styles.xml`;
+    rels.push(`<Relationship Id="rIdY" Type="${ns.types}styles" Target="${target(part)}"/>`);
+    const styles = spec.styles ?? `<${p}cellXfs count="2"><${p}xf numFmtId="0"/><${p}xf numFmtId="14"/></${p}cellXfs>`;
+    parts.push({ name: part, text: `${decl}<${p}styleSheet ${xmlnsMain}>${styles}</${p}styleSheet>` });
+  }
   parts.push({
     name: workbookPart,
     text: `${decl}<${p}workbook ${xmlnsMain} xmlns:r="${ns.r}">${spec.workbookPr ?? ''}<${p}sheets>${sheetsXml}</${p}sheets></${p}workbook>`,
@@ -450,7 +475,7 @@ export interface RawRowOptions {
   p?: string;
   /** Write `r=` on the row and its cells (default true). */
   refs?: boolean;
-  /** How Date cells are written: ISO 8601 `t="d"` (default) or a 1900-system serial number. */
+  /** How Date cells are written: ISO 8601 `t="d"` (default) or a 1900-system serial number in cell format 1 (`s="1"`, a date in rawWorkbook's styles). */
   dates?: 'iso' | 'serial';
 }
 

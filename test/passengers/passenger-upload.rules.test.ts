@@ -4,6 +4,7 @@ import { print } from 'graphql';
 import request from 'supertest';
 import { loadConfig } from '../../src/config';
 import { UploadPassengerListDocument } from '../../src/graphql/generated/operations';
+import { buildPassengerOds } from '../helpers/passenger-formats';
 import { buildPassengerWorkbook, passenger } from '../helpers/passenger-workbook';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { createFlight, createReferenceData } from '../helpers/timeline-fixtures';
@@ -227,6 +228,58 @@ describe('uploads of lists from other countries (REST and GraphQL)', () => {
       expect(us.warnings).toEqual([
         'Column "Expiry date": every text date reads both day first and month first, so its 2 dates that read both ways were read month first (MM/DD/YYYY), as column "Date of birth" of the same list is written ("5/17/1980", sheet row 2, can only be read so): "3/4/2030" (sheet row 2) is 2030-03-04. If this column is written day first, write its dates as YYYY-MM-DD',
       ]);
+    });
+
+    it('keeps the leading zeros a number format of zeros shows: a document number in 000000000, a French mobile in 0000000000', async () => {
+      const french = { nazionalita: 'FR', issuingstate: 'FR', luogonascita: 'FR' };
+      const bytes = await buildPassengerWorkbook(
+        [passenger({ ...french, surname: 'Martin', numberdoc: 12345678, phone: 612345678 }), passenger({ surname: 'Rossi', numberdoc: 1234567 })],
+        { formats: { numberdoc: '000000000', phone: '0000000000' } },
+      );
+      const answer = await upload(api, bytes);
+      expect(answer.error).toBeUndefined();
+      expect(pick(answer.records, 'surname', 'numberdoc', 'phone')).toEqual([
+        ['MARTIN', '012345678', '+33612345678'],
+        ['ROSSI', '001234567', '+393331234567'],
+      ]);
+      // 0612345678 is the French national form: no warning of a missing national prefix.
+      expect(answer.warnings).toEqual([]);
+    });
+
+    it('keeps the leading zeros an .ods number cell shows', async () => {
+      const float = (value: number, shown: string) => ({
+        xml: `<table:table-cell office:value-type="float" office:value="${value}" calcext:value-type="float"><text:p>${shown}</text:p></table:table-cell>`,
+      });
+      const answer = await upload(api, buildPassengerOds([passenger({ numberdoc: float(12345678, '012345678') as never })]));
+      expect(answer.error).toBeUndefined();
+      expect(pick(answer.records, 'numberdoc')).toEqual([['012345678']]);
+    });
+
+    it('refuses a year in a General cell of Date of birth (422), naming the cell and how to fix it, in an .xlsx and an .ods alike', async () => {
+      const message =
+        'Date of birth: cell C2 holds the number 1980, which is not a date (the cell is not formatted as a date); write the date as YYYY-MM-DD (or DD/MM/YYYY), or format the cell as a date';
+      for (const bytes of [await buildPassengerWorkbook([passenger({ date_born: 1980 })]), buildPassengerOds([passenger({ date_born: 1980 })])]) {
+        const answer = await upload(api, bytes);
+        expect(answer.status).toBe(422);
+        expect(answer.error?.code).toBe('UNPROCESSABLE');
+        expect(answer.records).toBeUndefined();
+        expect(answer.error!.details).toEqual([{ row_number: 1, sheet_row: 2, column: 'Date of birth', field: 'Date of birth', value: 1980, message }]);
+      }
+    });
+
+    it('reads a serial number in a cell formatted as a date, in the 1900 and 1904 date systems and in custom date formats; a number format with quoted text is no date', async () => {
+      for (const [format, date1904, serial] of [
+        ['dd/mm/yyyy', false, 29358],
+        ['[$-409]m/d/yy h:mm AM/PM;@', false, 29358.25],
+        ['mm-dd-yy', false, 29358],
+        ['dd/mm/yyyy', true, 27896],
+      ] as const) {
+        const answer = await upload(api, await buildPassengerWorkbook([passenger({ date_born: serial })], { date1904, formats: { date_born: format } }));
+        expect([format, date1904, answer.error, pick(answer.records, 'date_born')]).toEqual([format, date1904, undefined, [['1980-05-17']]]);
+      }
+      const quoted = await upload(api, await buildPassengerWorkbook([passenger({ date_born: 29358 })], { formats: { date_born: '"No. "0' } }));
+      expect(quoted.error?.code).toBe('UNPROCESSABLE');
+      expect(quoted.error!.details).toEqual([expect.objectContaining({ column: 'Date of birth', value: 29358, message: expect.stringMatching(/^Date of birth: cell C2 holds the number 29358, which is not a date/) })]);
     });
 
     it('refuses an unknown date order or default region with 400 naming the parameter', async () => {

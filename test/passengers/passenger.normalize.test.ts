@@ -118,11 +118,11 @@ describe('normalizeDate', () => {
     expect(valueOf(normalizeDate(new Date(Date.UTC(1980, 4, 17, 23, 59))))).toBe('1980-05-17');
   });
 
-  it('reads Excel serial numbers in the 1900 and 1904 systems, dropping the time', () => {
-    expect(valueOf(normalizeDate(29358))).toBe('1980-05-17');
-    expect(valueOf(normalizeDate(29358.75))).toBe('1980-05-17');
-    expect(valueOf(normalizeDate(61))).toBe('1900-03-01');
-    expect(valueOf(normalizeDate(27896, { date1904: true }))).toBe('1980-05-17');
+  it('refuses numbers: a number is a date only as a cell formatted as a date, which the sheet readers give as a Date', () => {
+    // Serial numbers of date cells: test/passengers/sheet/number-formats.test.ts.
+    expect(messageOf(normalizeDate(29358))).toBe('expected a date as YYYY-MM-DD, DD/MM/YYYY, DD-MM-YYYY or DD.MM.YYYY, got the number 29358');
+    expect(messageOf(normalizeDate(1980))).toBe('expected a date as YYYY-MM-DD, DD/MM/YYYY, DD-MM-YYYY or DD.MM.YYYY, got the number 1980');
+    expect(messageOf(normalizeDate(29358, { order: 'MDY' }))).toBe('expected a date as YYYY-MM-DD, MM/DD/YYYY, MM-DD-YYYY or MM.DD.YYYY, got the number 29358');
   });
 
   it.each([
@@ -529,24 +529,16 @@ describe('normalizeDate, edges', () => {
     expect(messageOf(normalizeDate('17/05/19801'))).toMatch(/^expected a date as/);
   });
 
-  it('reads serial numbers from 1 (1 January 1900) on, around the day Excel believes was 29 February 1900', () => {
-    expect(valueOf(normalizeDate(1))).toBe('1900-01-01');
-    expect(valueOf(normalizeDate(59))).toBe('1900-02-28');
-    expect(valueOf(normalizeDate(60))).toBe('1900-03-01');
-    expect(valueOf(normalizeDate(62))).toBe('1900-03-02');
-    expect(valueOf(normalizeDate(1.99))).toBe('1900-01-01');
-    expect(valueOf(normalizeDate(1, { date1904: true }))).toBe('1904-01-02');
-    expect(valueOf(normalizeDate(27896, { date1904: true, order: 'MDY' }))).toBe('1980-05-17');
-    expect(valueOf(normalizeDate(29358, { order: 'MDY' }))).toBe('1980-05-17');
-    expect(valueOf(normalizeDate('05/17/1980', { date1904: true, order: 'MDY' }))).toBe('1980-05-17');
-  });
-
-  it('refuses numbers that are no serial date, and serials past the years it takes', () => {
-    for (const serial of [0, 0.99, -5, Number.NaN, Number.POSITIVE_INFINITY, 2_958_466]) {
+  it('refuses every number, a serial date or not', () => {
+    for (const serial of [0, 0.99, -5, 1, 60, Number.NaN, Number.POSITIVE_INFINITY, 2_958_465, 2_958_466]) {
       expect(messageOf(normalizeDate(serial))).toBe(`expected a date as YYYY-MM-DD, DD/MM/YYYY, DD-MM-YYYY or DD.MM.YYYY, got the number ${serial}`);
     }
+    expect(valueOf(normalizeDate('05/17/1980', { order: 'MDY' }))).toBe('1980-05-17');
+  });
+
+  it('refuses a date cell past the years it takes', () => {
     // 9999-12-31 is the last day Excel has: a date, but not a year a passenger's dates may hold.
-    expect(messageOf(normalizeDate(2_958_465))).toBe('expected a year from 1850 to 2200, got 2958465');
+    expect(messageOf(normalizeDate(new Date(Date.UTC(9999, 11, 31))))).toBe('expected a year from 1850 to 2200, got 9999-12-31T00:00:00.000Z');
   });
 
   it('refuses an invalid date cell', () => {
@@ -812,7 +804,9 @@ describe('normalizePassenger, edges', () => {
     expect(value).toMatchObject({ date_born: '1990-05-04', scadenza: '2030-04-05' });
     const other = normalizePassenger({ ...pushed, date_born: '04/05/1990', scadenza: '04/05/2030' }, { today: TODAY, dateOrders: { date_born: 'MDY' } });
     expect(other.value).toMatchObject({ date_born: '1990-04-05', scadenza: '2030-05-04' });
-    expect(normalizePassenger({ ...pushed, date_born: 27896 }, { today: TODAY, date1904: true }).value).toMatchObject({ date_born: '1980-05-17' });
+    expect(normalizePassenger({ ...pushed, date_born: 27896 }, { today: TODAY }).problems).toEqual([
+      { field: 'date_born', value: 27896, message: 'expected a date as YYYY-MM-DD, DD/MM/YYYY, DD-MM-YYYY or DD.MM.YYYY, got the number 27896' },
+    ]);
   });
 
   it("reads a local phone number in the passenger's countries, then the default region, with a note", () => {

@@ -229,7 +229,6 @@ export function openCsvSource(bytes: Buffer, budget: ReadBudget, fileName?: stri
   const base = fileName ? fileName.replace(/^.*[/\\]/, '').replace(/\.[^.]*$/, '') : '';
   const name = base || 'CSV';
   return {
-    date1904: false,
     warnings: decoded.warning ? [decoded.warning] : [],
     async readSheets(choose) {
       const sink = choose({ name });

@@ -27,8 +27,6 @@ export interface FileDateOrder {
 }
 
 export interface DateColumnOptions {
-  /** Serial numbers of date cells count from 1904. */
-  date1904?: boolean;
   /** The order another column of the file proved: a column whose dates all read both ways follows it. */
   fileOrder?: FileDateOrder;
 }
@@ -57,7 +55,7 @@ function iso(value: unknown, order: DateOrder): string {
 export function readDateColumn(heading: string, cells: readonly DateCell[], requested: DateOrder, options: DateColumnOptions = {}): DateColumnReading {
   const reading = readTextDates(heading, cells, requested, options.fileOrder);
   if (reading.proof) {
-    const cellWarning = convertedCellsWarning(heading, cells, reading.order, reading.proof, options.date1904 ?? false);
+    const cellWarning = convertedCellsWarning(heading, cells, reading.order, reading.proof);
     if (cellWarning) reading.cellWarning = cellWarning;
   }
   return reading;
@@ -70,12 +68,12 @@ export function readDateColumn(heading: string, cells: readonly DateCell[], requ
  * text: the very mix of a column whose text dates prove an order and whose date cells all have a
  * day up to 12. Such cells are read as they are, with this warning naming them.
  */
-function convertedCellsWarning(heading: string, cells: readonly DateCell[], order: DateOrder, proof: DateCell, date1904: boolean): string | undefined {
+function convertedCellsWarning(heading: string, cells: readonly DateCell[], order: DateOrder, proof: DateCell): string | undefined {
   let first: { cell: DateCell; read: string; swapped: string } | undefined;
   let count = 0;
   for (const cell of cells) {
-    if (!(cell.value instanceof Date) && typeof cell.value !== 'number') continue;
-    const date = normalizeDate(cell.value, { date1904 });
+    if (!(cell.value instanceof Date)) continue;
+    const date = normalizeDate(cell.value);
     if (!date.ok) continue;
     const [year, month, day] = date.value.split('-');
     if (Number(day) > 12 || day === month) continue;

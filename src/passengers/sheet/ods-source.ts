@@ -12,6 +12,8 @@ export const ODS_MIMETYPE = 'application/vnd.oasis.opendocument.spreadsheet';
 const ODS_CONTAINER = '.ods spreadsheet';
 
 const ISO_DAY = /^\s*(\d{4})-(\d{2})-(\d{2})(?:$|T)/;
+/** Digits with leading zeros, as a number cell formatted `000000000` shows a document or phone number. */
+const ZERO_PADDED = /^0\d+$/;
 
 /** A number of repetitions as written (`table:number-columns-repeated`), 1 when absent or not a positive whole number. */
 function repetitions(value: string | undefined): number {
@@ -22,9 +24,11 @@ function repetitions(value: string | undefined): number {
 
 /**
  * The value of a cell from its attributes (OpenDocument 1.2+, part 1, 19.385-19.389): numbers from
- * `office:value`, dates from `office:date-value` (the calendar day written, whatever time
+ * `office:value` (a number whose paragraph shows it with leading zeros, `012345678` for 12345678,
+ * as that text), dates from `office:date-value` (the calendar day written, whatever time
  * follows), booleans from `office:boolean-value`, texts from the paragraphs; an error cell
- * (LibreOffice's `calcext:value-type="error"`) as an error.
+ * (LibreOffice's `calcext:value-type="error"`) as an error. A number is never a date here: a
+ * cell formatted as a date is a date cell.
  */
 function odsCellContent(attributes: Record<string, string>, text: string, hasText: boolean): CellContent {
   if (attributes['calcext:value-type'] === 'error') return new CellErrorValue(text.trim() || '#VALUE!');
@@ -33,7 +37,8 @@ function odsCellContent(attributes: Record<string, string>, text: string, hasTex
     case 'percentage':
     case 'currency': {
       const number = Number(attributes['office:value']);
-      return Number.isFinite(number) ? number : text;
+      if (!Number.isFinite(number)) return text;
+      return ZERO_PADDED.test(text) && Number(text) === number ? text : number;
     }
     case 'date': {
       const match = ISO_DAY.exec(attributes['office:date-value'] ?? '');
@@ -293,7 +298,6 @@ export async function openOdsSource(bytes: Buffer, entries: readonly ZipEntry[],
   if (!content) throw damagedFile('content.xml, the part that holds the sheets, is missing', ODS_CONTAINER);
   checkReadable(content);
   return {
-    date1904: false,
     warnings: [],
     async readSheets(choose) {
       await readXmlPart(bytes, content, new ContentReader(choose, budget), budget);

@@ -489,7 +489,7 @@ async function readList(
     flightId: options.flightId,
     maxRows: limits.uploadMaxRows,
     maxProblems: options.maxProblems ?? DEFAULT_MAX_PROBLEMS,
-    normalize: { today: isoDay(today), defaultPhoneRegion: options.defaultPhoneRegion, date1904: workbook.date1904 },
+    normalize: { today: isoDay(today), defaultPhoneRegion: options.defaultPhoneRegion },
     dateOrder: options.dateOrder,
     ageDay: isoDay(options.departure ?? today),
     ageDayIsDeparture: options.departure !== undefined,

@@ -20,6 +20,7 @@ import { CellErrorValue, reportedValue, truncated, UnreadableCell, type CellCont
 import { readDateColumn, type DateCell, type DateColumnReading } from './date-order';
 import type { HeaderRow, MappedColumn } from './header-row';
 import type { SheetField } from './heading-aliases';
+import { columnLetters } from './merged-cells';
 import { sheetError, type SheetProblem } from './sheet-error';
 
 export interface ListOptions {
@@ -111,13 +112,12 @@ export class PassengerListBuilder {
   readDateOrders(rows: readonly { sheetRow: number; values: readonly CellContent[] }[]): void {
     const orders: Partial<Record<DateField, DateOrder>> = {};
     const requested = this.options.dateOrder ?? 'DMY';
-    const date1904 = this.options.normalize.date1904;
     const columns: { field: DateField; cells: DateCell[]; reading: DateColumnReading }[] = [];
     for (const field of ['date_born', 'scadenza'] as const) {
       const index = this.columns.findIndex((column) => column.field === field);
       if (index < 0) continue;
       const cells = rows.map((row) => ({ sheetRow: row.sheetRow, value: row.values[index] }));
-      columns.push({ field, cells, reading: readDateColumn(this.headingOf(field), cells, requested, { date1904 }) });
+      columns.push({ field, cells, reading: readDateColumn(this.headingOf(field), cells, requested) });
     }
     // A column whose dates prove no order follows one the other column proved: one list, one writer.
     const proving = columns.find(({ reading }) => reading.proof && reading.conflicts.size === 0);
@@ -125,7 +125,7 @@ export class PassengerListBuilder {
       const { field, cells } = column;
       if (proving && proving !== column && !column.reading.proof && column.reading.conflicts.size === 0) {
         const fileOrder = { order: proving.reading.order, heading: this.headingOf(proving.field), proof: proving.reading.proof! };
-        column.reading = readDateColumn(this.headingOf(field), cells, requested, { date1904, fileOrder });
+        column.reading = readDateColumn(this.headingOf(field), cells, requested, { fileOrder });
       }
       const { reading } = column;
       orders[field] = reading.order;
@@ -283,8 +283,8 @@ export class PassengerListBuilder {
         sheet_row: sheetRow,
         field: column,
         column,
-        value: this.reportedValue(problem.field, raw[problem.field]),
-        message: `${column}: ${problem.message}`,
+        value: reportedValue(raw[problem.field]),
+        message: `${column}: ${this.numberDateMessage(problem.field, raw[problem.field], sheetRow) ?? problem.message}`,
         ...(this.options.preview ? { passenger_field: problem.field } : {}),
         ...(suggestion !== undefined ? { suggestion } : {}),
       });
@@ -311,8 +311,8 @@ export class PassengerListBuilder {
     }
     if ((field === 'date_born' || field === 'scadenza') && typeof content === 'string') {
       const order = this.normalizeOptions.dateOrders?.[field] ?? 'DMY';
-      const other = normalizeDate(content, { date1904: this.options.normalize.date1904, order: order === 'DMY' ? 'MDY' : 'DMY' });
-      const read = normalizeDate(content, { date1904: this.options.normalize.date1904, order });
+      const other = normalizeDate(content, { order: order === 'DMY' ? 'MDY' : 'DMY' });
+      const read = normalizeDate(content, { order });
       if (other.ok && !(read.ok && read.value === other.value)) return other.value;
     }
     if ((field === 'nazionalita' || field === 'issuingstate' || field === 'luogonascita') && typeof content === 'string') {
@@ -333,13 +333,16 @@ export class PassengerListBuilder {
     }
   }
 
-  /** The value as the user sees it: a date cell (read as its serial number) as `YYYY-MM-DD`. */
-  private reportedValue(field: string, content: CellContent | undefined): string | number | boolean | null {
-    if (typeof content === 'number' && (field === 'date_born' || field === 'scadenza')) {
-      const date = normalizeDate(content, this.options.normalize);
-      if (date.ok) return date.value;
-    }
-    return reportedValue(content);
+  /**
+   * Why a number in a date field is no date, naming its cell: the readers give a cell formatted as a
+   * date as a date, so a number here is what its cell shows, a number (1980, a year; 29358, a serial
+   * date in a General cell), and reading it as a day would be a guess.
+   */
+  private numberDateMessage(field: string, content: CellContent | undefined, sheetRow: number): string | undefined {
+    if (typeof content !== 'number' || (field !== 'date_born' && field !== 'scadenza')) return undefined;
+    const column = this.columns.find((mapped) => mapped.field === field)?.column;
+    const cell = column === undefined ? 'the cell' : `cell ${columnLetters(column)}${sheetRow}`;
+    return `${cell} holds the number ${content}, which is not a date (the cell is not formatted as a date); write the date as YYYY-MM-DD (or DD/MM/YYYY), or format the cell as a date`;
   }
 
   /**

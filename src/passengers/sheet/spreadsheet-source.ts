@@ -23,8 +23,6 @@ export type SheetChoice = SheetRowSink | 'skip' | 'stop';
  * sheet in a CSV), so the file drives the walk and the caller chooses as each sheet comes.
  */
 export interface SpreadsheetSource {
-  /** Serial numbers of date cells count from 1904 (old Mac workbooks). */
-  date1904: boolean;
   /** What the reader had to assume about the file (a guessed text encoding), for the caller's warnings. */
   warnings: string[];
   readSheets(choose: (sheet: OfferedSheet) => SheetChoice): Promise<void>;

@@ -1,5 +1,7 @@
+import { NO_CELL_FORMATS, type CellFormats } from './cell-formats';
 import { CellErrorValue, truncated, UnreadableCell, type CellContent } from './cell-value';
 import { type MergedRange } from './merged-cells';
+import { formattedNumber } from './number-formats';
 import type { ReadBudget } from './read-budget';
 import { sheetError } from './sheet-error';
 import { TextCollector, unescapeSpreadsheetText } from './spreadsheet-text';
@@ -57,6 +59,10 @@ export interface SheetRowSink {
 export interface WorksheetContext {
   sharedStrings: readonly string[];
   budget: ReadBudget;
+  /** The number format of each cell format (from the styles part); without it every number is a plain number. */
+  formats?: CellFormats;
+  /** Serial dates count from 1904 (old Mac workbooks). */
+  date1904?: boolean;
 }
 
 const CELL_REF = /^\$?([A-Za-z]{1,3})\$?(\d{1,7})?$/;
@@ -116,7 +122,9 @@ function uncalculated(formula: string): UnreadableCell {
  * Streams one worksheet to `sink`: rows and cells with or without `r=` (a missing one follows the
  * one before), every cell type of the schema (shared, inline and formula strings, numbers, ISO
  * dates, booleans, errors), inline rich text with every run joined and phonetic runs left out,
- * then the merged blocks. Empty cells (styled, no value) cost a count and nothing more.
+ * then the merged blocks. A number is read as its cell format shows it (see formattedNumber): a
+ * day in a date format, the digits with their leading zeros in a format of zeros such as
+ * `000000000`. Empty cells (styled, no value) cost a count and nothing more.
  */
 export async function readWorksheet(entry: ZipEntry, bytes: Buffer, context: WorksheetContext, sink: SheetRowSink): Promise<void> {
   await readXmlPart(bytes, entry, new WorksheetReader(context, sink), context.budget);
@@ -131,6 +139,8 @@ export async function readWorksheet(entry: ZipEntry, bytes: Buffer, context: Wor
 class WorksheetReader implements XmlPartHandler {
   private readonly sharedStrings: readonly string[];
   private readonly budget: ReadBudget;
+  private readonly formats: CellFormats;
+  private readonly date1904: boolean;
   /** The current row's non-empty cells, handed to the sink and reused for the next row. */
   private readonly cells: SheetCell[] = [];
   private inSheetData = false;
@@ -146,6 +156,8 @@ class WorksheetReader implements XmlPartHandler {
   private inCell = false;
   private column = 0;
   private type = 'n';
+  /** The cell's format as written (its `s`; absent means 0), looked up only for a number. */
+  private style: string | undefined;
   private hasFormula = false;
   private hasValue = false;
   private hasInline = false;
@@ -161,6 +173,8 @@ class WorksheetReader implements XmlPartHandler {
   ) {
     this.sharedStrings = context.sharedStrings;
     this.budget = context.budget;
+    this.formats = context.formats ?? NO_CELL_FORMATS;
+    this.date1904 = context.date1904 ?? false;
     const where = () => `Sheet row ${this.rowNumber}, column ${this.column}`;
     this.value = new TextCollector(where);
     this.inline = new TextCollector(where);
@@ -172,7 +186,7 @@ class WorksheetReader implements XmlPartHandler {
 
   open(name: string, attributes: Record<string, string>): void {
     if (this.inCell) this.openInCell(name);
-    else if (name === 'c' && this.inRow) this.openCell(attributes.r, attributes.t);
+    else if (name === 'c' && this.inRow) this.openCell(attributes.r, attributes.t, attributes.s);
     else if (name === 'row' && this.inSheetData) this.openRow(attributes.r, attributes.hidden);
     else if (name === 'sheetData') this.inSheetData = true;
     else if (name === 'mergeCell' && attributes.ref) this.mergeCell(attributes.ref);
@@ -218,7 +232,7 @@ class WorksheetReader implements XmlPartHandler {
     this.cells.length = 0;
   }
 
-  private openCell(r: string | undefined, t: string | undefined): void {
+  private openCell(r: string | undefined, t: string | undefined, s: string | undefined): void {
     this.budget.countCell();
     this.cellsInRow += 1;
     if (this.cellsInRow > MAX_SHEET_COLUMNS) {
@@ -231,6 +245,7 @@ class WorksheetReader implements XmlPartHandler {
     this.nextColumn = column + 1;
     this.inCell = true;
     this.type = t ?? 'n';
+    this.style = s;
     this.hasFormula = this.hasValue = this.hasInline = false;
     this.phoneticDepth = 0;
     this.value.reset();
@@ -283,7 +298,9 @@ class WorksheetReader implements XmlPartHandler {
       default: {
         if (text.trim() === '') return this.hasFormula ? uncalculated(this.formula) : null;
         const number = Number(text);
-        return Number.isFinite(number) ? number : text;
+        if (!Number.isFinite(number)) return text;
+        const style = this.style === undefined ? 0 : Number(this.style);
+        return Number.isInteger(style) && style >= 0 ? formattedNumber(number, this.formats.classOf(style), this.date1904) : number;
       }
     }
   }

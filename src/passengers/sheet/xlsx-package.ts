@@ -23,6 +23,8 @@ export interface XlsxPackage {
   sheets: SheetPart[];
   /** The shared strings part; absent when the workbook has none (or names one it does not hold). */
   sharedStrings?: ZipEntry;
+  /** The styles part (the cells' number formats); absent when the workbook has none (or names one it does not hold). */
+  styles?: ZipEntry;
   /** Dates count from 1904 (old Mac workbooks). */
   date1904: boolean;
   /** A part by its name (case-insensitive, as OPC compares them). */
@@ -153,8 +155,8 @@ async function readWorkbook(bytes: Buffer, entry: ZipEntry, budget: ReadBudget) 
 
 /**
  * Finds the parts of an .xlsx (its zip directory already read and its size judged) the way the
- * package says: the workbook through `_rels/.rels` (falling back to `xl/workbook.xml`), the sheets
- * and shared strings through the workbook's relationships, part names compared without regard to
+ * package says: the workbook through `_rels/.rels` (falling back to `xl/workbook.xml`), the sheets,
+ * shared strings and styles through the workbook's relationships, part names compared without regard to
  * case. Throws PassengerSheetError 415 when it is not an .xlsx or is damaged.
  */
 export async function openXlsxPackage(bytes: Buffer, entries: readonly ZipEntry[], budget: ReadBudget): Promise<XlsxPackage> {
@@ -192,7 +194,10 @@ export async function openXlsxPackage(bytes: Buffer, entries: readonly ZipEntry[
   const sharedStringsRel = [...relationships.values()].find((r) => isType(r, 'sharedStrings'));
   const sharedStrings = sharedStringsRel ? parts.find(sharedStringsRel.target) : undefined;
   if (sharedStrings) checkReadable(sharedStrings);
-  return { bytes, sheets, sharedStrings, date1904: workbook.date1904, find: (partName) => parts.find(partName) };
+  const stylesRel = [...relationships.values()].find((r) => isType(r, 'styles'));
+  const styles = stylesRel ? parts.find(stylesRel.target) : undefined;
+  if (styles) checkReadable(styles);
+  return { bytes, sheets, sharedStrings, styles, date1904: workbook.date1904, find: (partName) => parts.find(partName) };
 }
 
 async function readTable(bytes: Buffer, entry: ZipEntry, budget: ReadBudget): Promise<SheetTable | undefined> {

@@ -89,9 +89,9 @@ describe('readDateColumn', () => {
     expect(ukInUs.cellWarning).toBe(
       'Column "DOB" holds 2 date cells beside text dates that can only be read day first (DD/MM/YYYY) (such as "17/05/1980", sheet row 2): a spreadsheet program set to read dates month first turns a text such as 03/04/1985 (3 April) into a cell of 4 March, and leaves the texts it cannot read as text. The date cells were read as they are: sheet row 3 holds 1985-03-04, which the other way round is 1985-04-03. Check them, or write the dates as YYYY-MM-DD',
     );
-    // Serial numbers count as date cells; a day over 12, or the same day either way, cannot have been turned.
-    expect(readDateColumn('DOB', column('05/17/1980', 31072, new Date(Date.UTC(1985, 4, 5))), 'DMY').cellWarning).toBeUndefined();
-    expect(readDateColumn('DOB', column('05/17/1980', 31107), 'DMY').cellWarning).toMatch(/^Column "DOB" holds 1 date cell beside text dates that can only be read month first/);
+    // A day over 12, or the same day either way, cannot have been turned; a number is no date cell (the field rule refuses it).
+    expect(readDateColumn('DOB', column('05/17/1980', day(1985, 1, 25), day(1985, 5, 5), 31107), 'DMY').cellWarning).toBeUndefined();
+    expect(readDateColumn('DOB', column('05/17/1980', day(1985, 3, 1)), 'DMY').cellWarning).toMatch(/^Column "DOB" holds 1 date cell beside text dates that can only be read month first/);
     // Date cells alone, or beside dates that prove nothing, are what they are.
     expect(readDateColumn('DOB', column(new Date(Date.UTC(1985, 2, 4)), '05/06/1984'), 'DMY').cellWarning).toBeUndefined();
   });

@@ -120,6 +120,75 @@ describe('hand-written workbooks: values read right', () => {
   });
 });
 
+describe('hand-written workbooks: numbers read as their cell formats show them', () => {
+  const serial = (year: number, month: number, day: number) => (Date.UTC(year, month - 1, day) - Date.UTC(1899, 11, 30)) / 86_400_000;
+  const cell = (s: number | undefined, value: number) => ({ xml: `${s === undefined ? '' : ` s="${s}"`}><v>${value}</v>` }) as RawCell as never;
+  /**
+   * Cell formats 0 General, 1 built-in date 14, 2 `000000000`, 3 `dd/mm/yyyy` (with a child), 4
+   * `"No. "0`, 5 built-in time 20; a date in the cell styles and a year in a conditional format,
+   * which are no cell's format and must shift nothing.
+   */
+  const styles = (p = '') =>
+    `<${p}numFmts count="3"><${p}numFmt numFmtId="164" formatCode="000000000"/><${p}numFmt numFmtId="165" formatCode="dd/mm/yyyy"/><${p}numFmt numFmtId="166" formatCode="&quot;No. &quot;0"/></${p}numFmts>` +
+    `<${p}cellStyleXfs count="1"><${p}xf numFmtId="14"/></${p}cellStyleXfs>` +
+    `<${p}cellXfs count="6"><${p}xf numFmtId="0"/><${p}xf numFmtId="14"/><${p}xf numFmtId="164" applyNumberFormat="1"/><${p}xf numFmtId="165"><${p}alignment horizontal="left"/></${p}xf><${p}xf numFmtId="166"/><${p}xf numFmtId="20"/></${p}cellXfs>` +
+    `<${p}dxfs count="1"><${p}dxf><${p}numFmt numFmtId="164" formatCode="yyyy"/></${p}dxf></${p}dxfs>`;
+  const formatted = passenger({ date_born: cell(3, serial(1980, 5, 17)), scadenza: cell(1, serial(2031, 5, 16)), numberdoc: cell(2, 12345678) });
+
+  it('reads a day from a number in a date format (built-in or custom) and the leading zeros of a format of zeros, from the styles part the relationships name', async () => {
+    const file = rawWorkbook({ styles: styles(), sheets: [{ name: 'Passengers', rows: rawPassengerRows([formatted]) }] });
+    expect((await parse(file)).records).toEqual([{ ...MARIO, numberdoc: '012345678' }]);
+    const prefixed = rawWorkbook({
+      prefix: 'x',
+      styles: styles('x:'),
+      stylesPart: 'xl/Stili/Custom.xml',
+      absoluteTargets: true,
+      sheets: [{ name: 'Passengers', rows: rawPassengerRows([formatted], { p: 'x:' }) }],
+    });
+    expect((await parse(prefixed)).records).toEqual([{ ...MARIO, numberdoc: '012345678' }]);
+  });
+
+  it('refuses a number in a date column whose cell is not formatted as a date, naming the cell and what to do', async () => {
+    const advice = 'which is not a date (the cell is not formatted as a date); write the date as YYYY-MM-DD (or DD/MM/YYYY), or format the cell as a date';
+    const file = rawWorkbook({
+      styles: styles(),
+      sheets: [
+        {
+          name: 'Passengers',
+          rows: rawPassengerRows([
+            passenger({ date_born: cell(0, 1980) }),
+            passenger({ date_born: cell(4, 29358) }),
+            passenger({ date_born: cell(undefined, 29358) }),
+            passenger({ scadenza: cell(99, 47984) }),
+          ]),
+        },
+      ],
+    });
+    const error = await refusal(file);
+    expect(error.status).toBe(422);
+    expect(error.details.map((d) => [d.row_number, d.sheet_row, d.column, d.value, d.message])).toEqual([
+      [1, 2, 'Date of birth', 1980, `Date of birth: cell C2 holds the number 1980, ${advice}`],
+      [2, 3, 'Date of birth', 29358, `Date of birth: cell C3 holds the number 29358, ${advice}`],
+      [3, 4, 'Date of birth', 29358, `Date of birth: cell C4 holds the number 29358, ${advice}`],
+      [4, 5, 'Expiry date', 47984, `Expiry date: cell H5 holds the number 47984, ${advice}`],
+    ]);
+    const withoutStyles = rawWorkbook({ styles: false, sheets: [{ name: 'Passengers', rows: rawPassengerRows([passenger()], { dates: 'serial' }) }] });
+    expect((await refusal(withoutStyles)).details.map((d) => d.message)).toEqual([
+      `Date of birth: cell C2 holds the number 29358, ${advice}`,
+      `Expiry date: cell H2 holds the number 47984, ${advice}`,
+    ]);
+  });
+
+  it('says why a time of day and a date format that shows no day are not read', async () => {
+    const file = rawWorkbook({ styles: styles(), sheets: [{ name: 'Passengers', rows: rawPassengerRows([passenger({ date_born: cell(5, 0.5), scadenza: cell(1, -1) })]) }] });
+    const error = await refusal(file);
+    expect(error.details.map((d) => [d.column, d.value, d.message])).toEqual([
+      ['Date of birth', '0.5', expect.stringMatching(/^Date of birth: the cell is formatted as a time of day \(its number is 0\.5\), and no passenger field holds a time/)],
+      ['Expiry date', '-1', expect.stringMatching(/^Expiry date: the cell is formatted as a date but holds the number -1, which is no day of the calendar/)],
+    ]);
+  });
+});
+
 describe('hand-written workbooks: parent rows cross-checked', () => {
   const ADULT = { is_carring_infant: 'no' };
 
@@ -247,10 +316,11 @@ describe('hand-written workbooks: valid layouts read', () => {
   });
 
   it('reads serial numbers in the 1904 date system, and ISO dates in it unshifted', async () => {
-    // 1980-05-17 is 27896 days after 1904-01-01; 2031-05-16 is 46522.
+    // 1980-05-17 is 27896 days after 1904-01-01; 2031-05-16 is 46522. Cell format 1 is a date.
+    const serial = (days: number) => ({ xml: ` s="1"><v>${days}</v>` }) as RawCell as never;
     const file = rawWorkbook({
       workbookPr: '<workbookPr date1904="true"/>',
-      sheets: [{ name: 'Passengers', rows: rawPassengerRows([passenger({ date_born: 27896, scadenza: 46522 })]) }],
+      sheets: [{ name: 'Passengers', rows: rawPassengerRows([passenger({ date_born: serial(27896), scadenza: serial(46522) })]) }],
     });
     expect((await parse(file)).records).toEqual([MARIO]);
     const iso = rawWorkbook({ workbookPr: '<workbookPr date1904="1"/>', sheets: [{ name: 'Passengers', rows: rawPassengerRows([passenger()]) }] });
@@ -378,6 +448,31 @@ describe('hand-written workbooks: hostile shapes refused, naming the limit', () 
     expect(error.message).toBe(
       'The workbook has more than 20000 cells and rows in the sheets read (the limit UPLOAD_MAX_CELLS); remove what is not the passenger list or split it',
     );
+  });
+
+  it('refuses a styles part with more cell formats or number formats than any workbook holds (a million), and reads one with many', async () => {
+    const rows = rawPassengerRows([passenger()], { dates: 'serial' });
+    const xfs = (count: number) => `<cellXfs><xf numFmtId="0"/><xf numFmtId="14"/>${'<xf numFmtId="0"/>'.repeat(count - 2)}</cellXfs>`;
+    const many = rawWorkbook({ styles: xfs(100_000), sheets: [{ name: 'Passengers', rows }] });
+    expect((await parse(many)).records).toEqual([MARIO]);
+    const million = rawWorkbook({ styles: xfs(1_000_000), sheets: [{ name: 'Passengers', rows }] });
+    const error = await refusal(million);
+    expect(error.status).toBe(422);
+    expect(error.message).toBe('The workbook part xl/styles.xml defines more than 262144 cell formats; no spreadsheet program writes that many, so the file was not read');
+    const codes = Array.from({ length: 1_000_000 }, (_, i) => `<numFmt numFmtId="${164 + i}" formatCode="0"/>`).join('');
+    const numberFormats = rawWorkbook({ styles: `<numFmts>${codes}</numFmts>${xfs(2)}`, sheets: [{ name: 'Passengers', rows }] });
+    expect((await refusal(numberFormats)).message).toBe(
+      'The workbook part xl/styles.xml defines more than 65536 number formats; no spreadsheet program writes that many, so the file was not read',
+    );
+  });
+
+  it('counts the elements of the styles part against the budget like any part', async () => {
+    const rows = rawPassengerRows([passenger()], { dates: 'serial' });
+    const junk = '<font><sz val="10"/></font>'.repeat(60_000);
+    const file = rawWorkbook({ styles: `<fonts>${junk}</fonts><cellXfs><xf numFmtId="0"/><xf numFmtId="14"/></cellXfs>`, sheets: [{ name: 'Passengers', rows }] });
+    const error = await refusal(file, { limits: { ...LIMITS, uploadMaxCells: 10_000 } });
+    expect(error.status).toBe(413);
+    expect(error.message).toMatch(/^The workbook holds more than 100000 XML elements in the parts read/);
   });
 
   it('refuses a shared string longer than a cell can hold (422)', async () => {

@@ -47,9 +47,10 @@ describe('parsePassengerSheet on LibreOffice workbooks', () => {
     ]);
   });
 
-  it('reads shuffled English headings with text dates, a serial number and a number cell', async () => {
+  it('reads shuffled English headings with text dates and a number cell, and refuses a number in a General cell as a date', async () => {
     // Ann O'Neil is Irish with an Italian mobile written without +39: valid only through the default region.
-    const { records, warnings } = await parsePassengerSheet(fixture('english-shuffled.xlsx'), { ...options, defaultPhoneRegion: 'IT' });
+    // Her birth date is 31072 in a General cell (E4): the sheet shows a number, not 1985-01-25.
+    const { records, warnings, preview } = await parsePassengerSheet(fixture('english-shuffled.xlsx'), { ...options, defaultPhoneRegion: 'IT', preview: true });
     expect(warnings).toEqual([
       // Its one date cell (1 December 1979) sits beside day-first text dates: it may be a 12/01/1979 a month-first program turned.
       'Column "Birth date" holds 1 date cell beside text dates that can only be read day first (DD/MM/YYYY) (such as "15-08-2024", sheet row 3): a spreadsheet program set to read dates month first turns a text such as 03/04/1985 (3 April) into a cell of 4 March, and leaves the texts it cannot read as text. The date cell was read as it is: sheet row 2 holds 1979-12-01, which the other way round is 1979-01-12. Check it, or write the dates as YYYY-MM-DD',
@@ -58,9 +59,20 @@ describe('parsePassengerSheet on LibreOffice workbooks', () => {
     expect(records.map((r) => [r.surname, r.name, r.date_born, r.scadenza, r.typedoc, r.numberdoc, r.gender, r.phone])).toEqual([
       ['SMITH', 'JANE MARY', '1979-12-01', '2029-06-01', 'P', 'X1234567', 'F', '+447911123456'],
       ['SMITH', 'TOM', '2024-08-15', '2029-06-01', 'P', 'X7654321', 'M', null],
-      ["O'NEIL", 'ANN', '1985-01-25', '2030-09-30', 'I', '4455667', 'F', '+393331234567'],
     ]);
     expect(records[1].row_number_parent_id).toBe(1);
+    expect(preview?.problems).toEqual([
+      expect.objectContaining({
+        row_number: 3,
+        sheet_row: 4,
+        column: 'Birth date',
+        value: 31072,
+        message:
+          'Birth date: cell E4 holds the number 31072, which is not a date (the cell is not formatted as a date); write the date as YYYY-MM-DD (or DD/MM/YYYY), or format the cell as a date',
+      }),
+    ]);
+    const error = await parsePassengerSheet(fixture('english-shuffled.xlsx'), { ...options, defaultPhoneRegion: 'IT' }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 422, details: [expect.objectContaining({ row_number: 3, column: 'Birth date', value: 31072 })] });
   });
 
   it('reads merged cells, rich text, a hyperlinked e-mail, formulas and booleans, skipping a sheet without a header', async () => {

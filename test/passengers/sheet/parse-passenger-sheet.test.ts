@@ -168,13 +168,16 @@ describe('parsePassengerSheet: reading the list', () => {
 });
 
 describe('parsePassengerSheet: cells', () => {
-  it('reads dates from date cells, text and serial numbers alike', async () => {
-    const file = await buildPassengerWorkbook([
-      passenger({ date_born: new Date(Date.UTC(1980, 4, 17)) }),
-      passenger({ date_born: '17/05/1980', scadenza: '2031-05-16' }),
-      passenger({ date_born: '17.05.1980', scadenza: '16-05-2031' }),
-      passenger({ date_born: 29358 }),
-    ]);
+  it('reads dates from date cells, text and serial numbers in cells formatted as dates alike', async () => {
+    const file = await buildPassengerWorkbook(
+      [
+        passenger({ date_born: new Date(Date.UTC(1980, 4, 17)) }),
+        passenger({ date_born: '17/05/1980', scadenza: '2031-05-16' }),
+        passenger({ date_born: '17.05.1980', scadenza: '16-05-2031' }),
+        passenger({ date_born: 29358 }),
+      ],
+      { formats: { date_born: 'dd/mm/yyyy' } },
+    );
     const { records } = await parse(file);
     expect(records.map((r) => [r.date_born, r.scadenza])).toEqual(Array(4).fill(['1980-05-17', '2031-05-16']));
   });
@@ -207,7 +210,7 @@ describe('parsePassengerSheet: cells', () => {
         date_born: { formula: 'DATE(2025,6,1)', result: 45809 },
         row_number_parent_id: { formula: 'ROW()-2', result: 1 },
       }),
-    ]);
+    ], { formats: { date_born: 'yyyy-mm-dd' } });
     const { records } = await parse(file);
     expect(records[0].is_carring_infant).toBe(true);
     expect(records[1]).toMatchObject({ name: 'LUCA', date_born: '2025-06-01', row_number_parent_id: 1 });
