@@ -399,7 +399,10 @@ function phoneGuess(reading: Extract<PhoneReading, { ok: true }>, regions: reado
 export function assumedRegionNote(raw: unknown, phone: string, assumed: PhoneRegion, ownRegions: readonly PhoneRegion[]): string {
   const own = ownRegions.filter((r) => r.source !== 'default');
   const why = own.length ? `is not a valid number of the passenger's ${regionList(own)}` : 'has no country code and the passenger has no country';
-  return `${describe(raw)} ${why}; read as a number of ${countryName(assumed.region)} (${assumed.region}, the default region): ${phone}. If that is wrong, write the number with its country code`;
+  // A default region shares its country code with others (US with Canada): the number's own country is named.
+  const country = parsePhoneNumberFromString(phone)?.country ?? assumed.region;
+  const where = country === assumed.region ? `${countryName(country)} (${country}, the default region)` : `${countryName(country)} (${country}), through the default region ${assumed.region}`;
+  return `${describe(raw)} ${why}; read as a number of ${where}: ${phone}. If that is wrong, write the number with its country code`;
 }
 
 const EMAIL_LOCAL = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;

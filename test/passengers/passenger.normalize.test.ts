@@ -669,6 +669,10 @@ describe('phone regions and the note on an assumed region', () => {
     expect(assumedRegionNote('202 555 0143', '+12025550143', own[1], own)).toBe(
       '"202 555 0143" is not a valid number of the passenger\'s FR (nationality); read as a number of United States of America (US, the default region): +12025550143. If that is wrong, write the number with its country code',
     );
+    // Canada shares the US country code: the note names the number's own country.
+    expect(assumedRegionNote('(604) 555-0134', '+16045550134', own[1], own)).toBe(
+      '"(604) 555-0134" is not a valid number of the passenger\'s FR (nationality); read as a number of Canada (CA), through the default region US: +16045550134. If that is wrong, write the number with its country code',
+    );
     expect(assumedRegionNote(2025550143, '+12025550143', own[1], [own[1]])).toBe(
       '2025550143 has no country code and the passenger has no country; read as a number of United States of America (US, the default region): +12025550143. If that is wrong, write the number with its country code',
     );
