@@ -264,6 +264,9 @@ export function passengerRoutes(config: Config) {
         const file = await exportRepresentation(format, { list: passengerList, flight, operator: context.config.manifestOperator, paxlst: context.config.paxlst, producedAt: new Date() });
         const { responseMaxBytes } = context.config.limits;
         if (file.bytes.byteLength > responseMaxBytes) throw exportTooLarge(format, file.bytes.byteLength, responseMaxBytes);
+        // A HEAD answers the headers a GET would (the file is built for its Content-Length and for
+        // the refusals a GET would meet) but sends no file, so it records nothing.
+        if (req.method === 'HEAD') return file;
         // Recorded before a byte is sent: a file of personal data that cannot be recorded is not sent (503).
         await context.services.passengerLists.recordExport(passengerList.flightId, {
           subject: context.principal!.subject,

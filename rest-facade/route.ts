@@ -26,7 +26,9 @@ export interface FacadeRoute<Data = unknown, Variables extends Record<string, un
   etag?(data: Data, req: Request): string;
   /**
    * A representation other than JSON (a spreadsheet, a document) for this request, or undefined for
-   * the JSON of `toResponse`. Its bytes are held to the same response size cap.
+   * the JSON of `toResponse`. Its bytes are held to the same response size cap. Called for HEAD
+   * too (Express routes HEAD to GET; the headers must be a GET's), where nothing is sent: a route
+   * that records what it sends records nothing then.
    */
   toRepresentation?(data: Data, req: Request, context: GraphQLContext): Promise<Representation | undefined>;
   /**
