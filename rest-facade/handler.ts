@@ -81,7 +81,7 @@ export function facadeHandler<Data, Variables extends Record<string, unknown>>(
       // An ETag describes the representation, never an error about it (an answer over the size cap).
       if (!res.headersSent) res.removeHeader('ETag');
       const appError = toAppError(error);
-      if (appError) sendError(res, appError);
+      if (appError) sendError(res, route.toError?.(appError, req) ?? appError);
       else next(error);
     }
   };

@@ -76,7 +76,7 @@ function passengerSchemas(schema: GraphQLSchema): Record<string, JsonSchema> {
       properties: {
         created: { type: 'array', items: { $ref: '#/components/schemas/PassengerInput' } },
         modified: { type: 'array', items: { $ref: '#/components/schemas/PassengerInput' } },
-        deleted: { type: 'array', items: { oneOf: [{ type: 'integer' }, { type: 'object', required: ['id'], properties: { id: { type: 'integer' } } }] } },
+        deleted: { type: 'array', items: { oneOf: [{ type: 'integer' }, { type: 'object', additionalProperties: false, required: ['id'], properties: { id: { type: 'integer' } } }] } },
       },
     },
     PushResult: refineProperties(operationResultSchema(schema, PushPassengerListDocument, ['pushPassengerList']), {

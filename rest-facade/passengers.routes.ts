@@ -17,7 +17,7 @@ import { PassengerListDocument, PushPassengerListDocument, type PassengerRecordF
 import { gatewaySchema } from '../src/graphql/schema';
 import { EXPORT_FORMAT_NAMES, EXPORT_FORMATS, type ExportFormat } from '../src/passengers/export/export-format';
 import type { PassengerFieldWireValues, PassengerRecordFieldName } from '../src/passengers/passenger.fields';
-import { boundedJsonBody } from '../src/http/json-body';
+import { boundedJsonBody, hasBody } from '../src/http/json-body';
 import { chooseExportFormat, exportETag, exportRepresentation, exportTooLarge, needsFlight, signedLinkPrincipal } from './passenger-export';
 import { formatPath, inputShapeProblems, type ShapeProblem } from './input-shape';
 import { readIdParameter, readQueryParameters } from './query';
@@ -111,6 +111,15 @@ async function readChanges(body: unknown, maxItems: number) {
       for (const problem of inputShapeProblems(types[group], item, [group, index])) problems.push(toDetail(problem, record));
     });
   }
+  // A deleted entry is an id or an {id} object: any other member is refused as in created and modified.
+  if (groups.includes('deleted')) {
+    (record.deleted as unknown[]).forEach((entry, index) => {
+      if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return;
+      for (const [name, value] of Object.entries(entry)) {
+        if (name !== 'id') problems.push(toDetail({ path: ['deleted', index, name], expected: 'not a member of a deleted entry, which is an id or {"id": <id>}', value }, record));
+      }
+    });
+  }
   if (problems.length) {
     const listed = problems.slice(0, MAX_ERROR_DETAILS).map((problem) => problem.message);
     throw badRequest(`The body is not a valid change set: ${listed.join('; ')}`, problems);
@@ -118,16 +127,46 @@ async function readChanges(body: unknown, maxItems: number) {
 
   const deleted = (record.deleted as unknown[]).map((entry) => {
     const id = typeof entry === 'object' && entry !== null ? (entry as { id?: unknown }).id : entry;
-    // Anything but an integer reaches the operation as null, which the service reports by index (422).
+    // Anything but an integer reaches the operation as null, which the service reports by index
+    // (422); sentDeletedValues puts back the entry the client sent.
     return typeof id === 'number' && Number.isInteger(id) ? id : null;
   });
   return { created: record.created as never[], modified: record.modified as never[], deleted };
 }
 
-/** JSON bodies only, within the configured size (415 and 413 otherwise). */
+/**
+ * The push's 422 with the `deleted` entries as the client sent them: the operation saw null where
+ * an entry was not an integer id ("3", {}, {"id": "5"}), and reports that null as the value.
+ */
+function sentDeletedValues(error: AppError, req: Request): AppError {
+  const sent = (req.body as { deleted?: unknown } | undefined)?.deleted;
+  if (error.code !== ErrorCode.UNPROCESSABLE || !Array.isArray(sent)) return error;
+  let changed = false;
+  const details = error.details.map((detail) => {
+    if (detail.group !== 'deleted' || detail.field !== 'id' || detail.value !== null || typeof detail.index !== 'number') return detail;
+    const entry: unknown = sent[detail.index];
+    if (entry === null || entry === undefined) return detail;
+    changed = true;
+    return { ...detail, value: entry };
+  });
+  return changed ? new AppError(error.code, error.message, { details, headers: error.headers }) : error;
+}
+
+/** The push body the contract describes, as a detail's `expected` says it. */
+const CHANGE_SET = '{"created": [], "modified": [], "deleted": []}';
+
+/**
+ * A JSON body, within the configured size: none at all (no Content-Length and not chunked, or a
+ * Content-Length of 0) is a 400 whatever the Content-Type says (`req.is` cannot judge a request
+ * without a body); another media type is a 415; a larger body a 413.
+ */
 export function jsonBody(config: Config): RequestHandler[] {
   return [
     (req, _res, next) => {
+      if (!hasBody(req)) {
+        next(badRequest(`The push needs a JSON body: send ${CHANGE_SET} with Content-Type: application/json`, [{ field: 'body', message: `expected a JSON object ${CHANGE_SET}, got no body` }]));
+        return;
+      }
       next(req.is('application/json') ? undefined : unsupportedMediaType(`Content-Type must be application/json, got ${req.get('Content-Type') ?? 'none'}`));
     },
     boundedJsonBody(config.limits.jsonMaxBytes),
@@ -235,13 +274,13 @@ const pushDoc: RouteDoc = {
   requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/PassengerChanges' } } } },
   ok: { description: 'Applied (or a retry of an applied change set)', headers: { ETag: listETagHeader }, content: { 'application/json': { schema: { $ref: '#/components/schemas/PushResult' } } } },
   responses: {
-    '400': 'Not a change set: missing groups, unknown members or wrong JSON types (every problem at once, each detail naming its member, e.g. created[0].is_carring_infant: expected true or false), or a bad If-Match or Idempotency-Key',
+    '400': 'No body, or not a change set: missing groups, unknown members (a deleted object’s members besides id among them) or wrong JSON types (every problem at once, each detail naming its member, e.g. created[0].is_carring_infant: expected true or false), or a bad If-Match or Idempotency-Key',
     '404': 'No such flight',
     '409': 'A created id exists with other content, or the Idempotency-Key was used with another body',
     '412': 'If-Match names a version that is no longer current',
     '413': 'Body larger than JSON_MAX_BYTES',
     '415': 'Content-Type is not application/json',
-    '422': 'Invalid records; details list each problem with group, index, id, field and message',
+    '422': 'Invalid records; details list each problem with group, index, id, field and message, and the value sent (a deleted entry that is not an integer id: the entry as sent)',
   },
 };
 
@@ -294,6 +333,7 @@ export function passengerRoutes(config: Config) {
         };
       },
       etag: (data) => listETag(data.pushPassengerList.version),
+      toError: sentDeletedValues,
       // Spelled out so the body keeps the contract's names and order whatever GraphQL calls them.
       toResponse: ({ pushPassengerList: result }) => ({
         status: result.status,

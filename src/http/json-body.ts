@@ -114,7 +114,8 @@ export function tokenBeforeMultipart(authenticate: RequestAuthenticator): Reques
   };
 }
 
-function hasBody(req: IncomingMessage): boolean {
+/** Whether the request carries a body: chunked, or a Content-Length other than 0 (RFC 9112 6.3). */
+export function hasBody(req: IncomingMessage): boolean {
   return req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
 }
 

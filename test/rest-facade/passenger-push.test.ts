@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import net from 'node:net';
 import request from 'supertest';
 import { PassengerListDocument, PassengerListHistoryDocument } from '../../src/graphql/generated/operations';
 import { passengerRecord } from '../helpers/passengers';
@@ -97,7 +99,7 @@ describe('POST /api/broker/v0/flight/<flight_id>/passenger', () => {
     expect(created.headers.etag).toBe('"1"');
     const storedList = (await list(flightId)).passengers;
     const same = { created: [], modified: [{ id: 2, name: storedList[1].name }, { id: 1, surname: ' rossi ' }], deleted: [] };
-    for (const headers of [{}, { 'Idempotency-Key': 'noop-1' }, { 'If-Match': '"1"' }]) {
+    for (const headers of [{}, { 'Idempotency-Key': 'noop-1' }, { 'If-Match': '"1"' }] as Record<string, string>[]) {
       const answer = await push(flightId, same, headers).expect(200);
       expect(answer.headers.etag).toBe('"1"');
       expect(answer.body).toMatchObject({ version: 1, created: 0, modified: 0, deleted: 0, passengers: 2 });
@@ -263,6 +265,60 @@ describe('POST /api/broker/v0/flight/<flight_id>/passenger', () => {
     expect(unknownField.body.error.message).toContain('nickname');
     const wrongType = await push(flightId, { created: [passengerRecord(1, { id: 'one' })], modified: [], deleted: [] }).expect(400);
     expect(wrongType.body.error.message).toContain('created[0].id');
+  });
+
+  /** Writes `head` as it is on a socket (supertest always sends a Content-Length) and reads the answer's status and JSON body. */
+  const rawRequest = async (head: string) => {
+    const server = testApp.app.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const socket = net.connect((server.address() as net.AddressInfo).port, '127.0.0.1');
+      socket.write(head);
+      const chunks: Buffer[] = [];
+      for await (const chunk of socket) chunks.push(chunk as Buffer);
+      const text = Buffer.concat(chunks).toString('utf8');
+      return { status: Number(text.slice(9, 12)), body: JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) };
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  };
+
+  it('answers a push without a body with 400 asking for the JSON change set, whether the Content-Length is absent or 0', async () => {
+    const flightId = await newFlight();
+    const expected = {
+      error: {
+        code: 'BAD_REQUEST',
+        message: 'The push needs a JSON body: send {"created": [], "modified": [], "deleted": []} with Content-Type: application/json',
+        details: [{ field: 'body', message: 'expected a JSON object {"created": [], "modified": [], "deleted": []}, got no body' }],
+      },
+    };
+    // curl -X POST -H 'Content-Type: application/json' with no -d: neither Content-Length nor Transfer-Encoding.
+    const bare = await rawRequest(`POST /api/broker/v0/flight/${flightId}/passenger HTTP/1.1\r\nHost: localhost\r\nAuthorization: ${writer}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n`);
+    expect(bare).toEqual({ status: 400, body: expected });
+    const empty = await request(testApp.app).post(`/api/broker/v0/flight/${flightId}/passenger`).set('Authorization', writer).set('Content-Type', 'application/json').set('Content-Length', '0').expect(400);
+    expect(empty.body).toEqual(expected);
+    const untyped = await rawRequest(`POST /api/broker/v0/flight/${flightId}/passenger HTTP/1.1\r\nHost: localhost\r\nAuthorization: ${writer}\r\nConnection: close\r\n\r\n`);
+    expect(untyped).toEqual({ status: 400, body: expected });
+    expect((await list(flightId)).version).toBe(0);
+  });
+
+  it('reports a deleted entry that is not an integer id with the value sent, and refuses a deleted object with members besides id (400 naming them)', async () => {
+    const flightId = await newFlight();
+    await push(flightId, { created: [passengerRecord(1), passengerRecord(2)], modified: [], deleted: [] }).expect(200);
+    const sent = ['3', {}, { id: '5' }, 2.5, null, [1], 0];
+    const invalid = await push(flightId, { created: [], modified: [], deleted: sent }).expect(422);
+    expect(invalid.body.error.details.map((detail: { index: number; value: unknown }) => [detail.index, detail.value])).toEqual(sent.map((value, index) => [index, value]));
+    for (const detail of invalid.body.error.details) expect(detail).toMatchObject({ group: 'deleted', id: null, field: 'id' });
+
+    const extra = await push(flightId, { created: [], modified: [], deleted: [{ id: 1, surname: 'x' }, 2, { id: 'two', reason: 'left' }] }).expect(400);
+    expect(extra.body.error.details).toEqual([
+      { group: 'deleted', index: 0, id: 1, field: 'surname', message: 'deleted[0].surname: not a member of a deleted entry, which is an id or {"id": <id>}', value: 'x' },
+      { group: 'deleted', index: 2, id: null, field: 'reason', message: 'deleted[2].reason: not a member of a deleted entry, which is an id or {"id": <id>}', value: 'left' },
+    ]);
+    expect(extra.body.error.message).toContain('deleted[0].surname');
+    expect((await list(flightId)).passengers.map((p) => p.id)).toEqual([1, 2]);
+    await push(flightId, { created: [], modified: [], deleted: [{ id: 1 }, 2] }).expect(200);
   });
 
   it('answers 404 for an unknown flight, 400 for a bad id, 401 without a token and 403 without passengers:write', async () => {
