@@ -161,8 +161,10 @@ describe('REST facade: error model, routing and OpenAPI', () => {
     expect(response.body.error.code).toBe('METHOD_NOT_ALLOWED');
     const template = await request(testApp.app).post('/api/broker/v0/upload/template.xlsx').set('Authorization', bearer).expect(405);
     expect(template.headers.allow).toBe('GET, HEAD');
-    const push = await request(testApp.app).put(`/api/broker/v0/flight/${flightId}/passenger`).set('Authorization', bearer).expect(405);
+    const push = await request(testApp.app).put(`/api/broker/v0/flight/${flightId}/passenger?x=1`).set('Authorization', bearer).expect(405);
     expect(push.headers.allow).toBe('GET, HEAD, POST');
+    // The path as requested, not the route's pattern (/flight/:flight_id/passenger).
+    expect(push.body.error.message).toBe(`PUT is not allowed on /api/broker/v0/flight/${flightId}/passenger: use GET or POST`);
     expectMatchesOpenApi('/flight/{flight_id}/passenger', 'post', 405, push.body);
     const document = await request(testApp.app).post('/api/broker/v0/openapi.json').expect(405);
     expect(document.headers.allow).toBe('GET, HEAD');

@@ -259,6 +259,11 @@ describe('POST /api/broker/v0/flight/<flight_id>/passenger', () => {
     expect(missing.body.error.details.map((d: { field: string }) => d.field)).toEqual(['modified', 'deleted']);
     const broken = await request(testApp.app).post(`/api/broker/v0/flight/${flightId}/passenger`).set('Authorization', writer).set('Content-Type', 'application/json').send('{"created": [').expect(400);
     expect(broken.body.error.message).toMatch(/JSON/);
+    expect(broken.body.error.details).toEqual([{ field: 'body', message: expect.stringMatching(/^expected valid JSON \(RFC 8259\): ./) }]);
+    for (const [sent, got] of [['null', 'null'], ['"x"', 'a string'], ['42', 'a number'], ['  ', 'an empty body']]) {
+      const scalar = await request(testApp.app).post(`/api/broker/v0/flight/${flightId}/passenger`).set('Authorization', writer).set('Content-Type', 'application/json').send(sent).expect(400);
+      expect(scalar.body.error).toEqual({ code: 'BAD_REQUEST', message: 'The JSON body must be an object or an array', details: [{ field: 'body', message: `expected a JSON object or array, got ${got}` }] });
+    }
     const huge = await push(flightId, { created: Array.from({ length: 400 }, (_, i) => passengerRecord(i + 1)), modified: [], deleted: [] }).expect(413);
     expect(huge.body.error.code).toBe('PAYLOAD_TOO_LARGE');
     const unknownField = await push(flightId, { created: [{ ...passengerRecord(1), nickname: 'Super' }], modified: [], deleted: [] }).expect(400);
