@@ -53,9 +53,9 @@ export function createFacadeRouter(deps: FacadeHandlerDeps & { config: Config; p
 
   // The index: what a client finds at the base address, derived from the route table.
   const routes = [
-    ...facadeRoutes(deps.config).map((route) => ({ method: route.method, path: openApiPath(route.path), operation: getOperationAST(route.operation)?.name?.value ?? null })),
-    { method: 'GET', path: TEMPLATE_PATH, operation: null },
-    { method: 'GET', path: '/openapi.json', operation: null },
+    ...facadeRoutes(deps.config).map((route) => ({ method: route.method, path: openApiPath(route.path), operation: getOperationAST(route.operation)?.name?.value ?? null, scope: route.doc.scope })),
+    { method: 'GET', path: TEMPLATE_PATH, operation: null, scope: templateDoc.scope },
+    { method: 'GET', path: '/openapi.json', operation: null, scope: null },
   ].map((route) => ({ ...route, path: `${FACADE_BASE_PATH}${route.path}` }));
   router.get('/', (req, res) => {
     const base = `${deps.publicBaseUrl(req)}${FACADE_BASE_PATH}`;

@@ -305,7 +305,7 @@ const pushDoc: RouteDoc = {
     '404': 'No such flight',
     '409': 'A created id exists with other content, or the Idempotency-Key was used with another body',
     '412': 'If-Match names no version the list is at (stale versions, or weak tags only)',
-    '413': 'Body larger than JSON_MAX_BYTES',
+    '413': 'Body larger than JSON_MAX_BYTES, or a group (created, modified or deleted) of more than INPUT_MAX_LIST_ITEMS items (5,000 by default; the details name each group and the limit), or a list the database would refuse as too large',
     '415': 'Content-Type is not application/json',
     '422': 'Invalid records; details list each problem with group, index, id, field and message, and the value sent (a deleted entry that is not an integer id: the entry as sent)',
   },
