@@ -26,7 +26,9 @@ export function toAppError(error: unknown): AppError | undefined {
     return new AppError(ErrorCode.PAYLOAD_TOO_LARGE, 'The request body is larger than the limit of this route');
   }
   if (httpError.type === 'entity.parse.failed') {
-    return new AppError(ErrorCode.BAD_REQUEST, `The body is not valid JSON: ${httpError.message ?? 'parse error'}`);
+    return new AppError(ErrorCode.BAD_REQUEST, `The body is not valid JSON: ${httpError.message ?? 'parse error'}`, {
+      details: [{ field: 'body', message: `expected valid JSON (RFC 8259): ${httpError.message ?? 'parse error'}` }],
+    });
   }
   if (status === 415 || httpError.type === 'encoding.unsupported' || httpError.type === 'charset.unsupported') {
     return new AppError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, httpError.message ?? 'Unsupported body encoding');

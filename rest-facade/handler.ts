@@ -6,6 +6,7 @@ import type { PreparedOperation } from '../src/graphql/prepared-operation';
 import { writeJson } from '../src/shared/json-writer';
 import { ifNoneMatchNames } from '../src/http/response-encoding';
 import { GRAPHQL_CONTEXT, takeLocal } from '../src/http/request-state';
+import { ifMatchAllows, ifMatchFailed, readIfMatch } from './conditional';
 import { sendError, toAppError } from './errors';
 import type { FacadeRoute } from './route';
 
@@ -50,12 +51,17 @@ export function facadeHandler<Data, Variables extends Record<string, unknown>>(
       const contextValue = takeLocal<GraphQLContext>(res, GRAPHQL_CONTEXT)!;
       if (route.vary) res.vary(route.vary.join(', '));
       const variables = await route.toVariables(req);
+      // A read of a representation with an ETag evaluates If-Match (RFC 9110 13.2.2: before
+      // If-None-Match); a write's is its operation's to evaluate (a push's expectedVersions).
+      const safe = req.method === 'GET' || req.method === 'HEAD';
+      const ifMatch = safe && route.etag ? readIfMatch(req) : undefined;
       const { data, extensions } = await operation.run(variables, contextValue);
       const etag = route.etag?.(data, req);
       if (etag !== undefined) {
+        if (ifMatch !== undefined && !ifMatchAllows(ifMatch, etag)) throw ifMatchFailed(req, etag);
         res.setHeader('ETag', etag);
         // The client's copy is current: the body is neither built nor sent.
-        if ((req.method === 'GET' || req.method === 'HEAD') && ifNoneMatchNames(req.get('If-None-Match'), etag)) {
+        if (safe && ifNoneMatchNames(req.get('If-None-Match'), etag)) {
           res.status(304).end();
           return;
         }
@@ -81,7 +87,7 @@ export function facadeHandler<Data, Variables extends Record<string, unknown>>(
       // An ETag describes the representation, never an error about it (an answer over the size cap).
       if (!res.headersSent) res.removeHeader('ETag');
       const appError = toAppError(error);
-      if (appError) sendError(res, appError);
+      if (appError) sendError(res, route.toError?.(appError, req) ?? appError);
       else next(error);
     }
   };

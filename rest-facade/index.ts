@@ -22,11 +22,13 @@ export const FACADE_BASE_PATH = '/api/broker/v0';
 /** The template's path below the base, as the GraphQL `passengerTemplateUrl` announces it. */
 const TEMPLATE_PATH = PASSENGER_TEMPLATE_PATH.slice(FACADE_BASE_PATH.length);
 
-function methodNotAllowed(path: string, methods: string[]): RequestHandler {
+/** 405 with Allow, naming the path as the client requested it (not the route's pattern, `:flight_id`). */
+function methodNotAllowed(methods: string[]): RequestHandler {
   // Express answers HEAD wherever it answers GET.
   const allow = methods.flatMap((method) => (method === 'GET' ? ['GET', 'HEAD'] : [method])).join(', ');
   return (req, res) => {
-    sendError(res, new AppError(ErrorCode.METHOD_NOT_ALLOWED, `${req.method} is not allowed on ${FACADE_BASE_PATH}${path}: use ${methods.join(' or ')}`, { headers: { Allow: allow } }));
+    const path = req.originalUrl.split('?', 1)[0];
+    sendError(res, new AppError(ErrorCode.METHOD_NOT_ALLOWED, `${req.method} is not allowed on ${path}: use ${methods.join(' or ')}`, { headers: { Allow: allow } }));
   };
 }
 
@@ -47,28 +49,28 @@ export function createFacadeRouter(deps: FacadeHandlerDeps & { config: Config; p
     document ??= buildOpenApiDocument([...facadeRoutes(deps.config), { method: 'GET', path: TEMPLATE_PATH, doc: templateDoc }]);
     document.then((built) => res.json({ ...built, servers: [{ url: `${deps.publicBaseUrl(req)}${FACADE_BASE_PATH}` }] }), next);
   });
-  router.all('/openapi.json', methodNotAllowed('/openapi.json', ['GET']));
+  router.all('/openapi.json', methodNotAllowed(['GET']));
 
   // The index: what a client finds at the base address, derived from the route table.
   const routes = [
-    ...facadeRoutes(deps.config).map((route) => ({ method: route.method, path: openApiPath(route.path), operation: getOperationAST(route.operation)?.name?.value ?? null })),
-    { method: 'GET', path: TEMPLATE_PATH, operation: null },
-    { method: 'GET', path: '/openapi.json', operation: null },
+    ...facadeRoutes(deps.config).map((route) => ({ method: route.method, path: openApiPath(route.path), operation: getOperationAST(route.operation)?.name?.value ?? null, scope: route.doc.scope })),
+    { method: 'GET', path: TEMPLATE_PATH, operation: null, scope: templateDoc.scope },
+    { method: 'GET', path: '/openapi.json', operation: null, scope: null },
   ].map((route) => ({ ...route, path: `${FACADE_BASE_PATH}${route.path}` }));
   router.get('/', (req, res) => {
     const base = `${deps.publicBaseUrl(req)}${FACADE_BASE_PATH}`;
     res.json({ name: 'broker flight gateway: legacy REST facade', version: 'v0', openapi: `${base}/openapi.json`, contract: 'broker-interface-v0 (docs/contract/broker-interface-v0.md)', routes });
   });
-  router.all('/', methodNotAllowed('/', ['GET']));
+  router.all('/', methodNotAllowed(['GET']));
 
   // Static content, registered before `/upload/:id` so that path never takes it for a flight id.
   router.get(TEMPLATE_PATH, templateHandler);
-  router.all(TEMPLATE_PATH, methodNotAllowed(TEMPLATE_PATH, ['GET']));
+  router.all(TEMPLATE_PATH, methodNotAllowed(['GET']));
 
   facadeRoutes(deps.config)
     .filter((route) => !(timelineRoutes as readonly AnyFacadeRoute[]).includes(route))
     .forEach(register);
-  for (const [path, methods] of methodsByPath) router.all(path, methodNotAllowed(path, methods));
+  for (const [path, methods] of methodsByPath) router.all(path, methodNotAllowed(methods));
   router.use((req, res) => sendError(res, notFound(`No route ${req.method} ${FACADE_BASE_PATH}${req.path}`)));
   return router;
 }

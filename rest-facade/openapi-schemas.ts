@@ -16,10 +16,13 @@ function timelineSchemas(schema: GraphQLSchema): Record<string, JsonSchema> {
   const entry = operationResultSchema(schema, TimelineLegacyEventsDocument, ['timelineEvents']);
   const airport = operationResultSchema(schema, TimelineLegacyEventsDocument, ['timelineEvents', 'dep']);
   return {
+    // An airport the flight names but the airports collection lacks is shown as its ICAO code
+    // with an empty IATA code, city and country name: {icao, iata: '', country: ' ()', city: ''}
+    // (src/timeline/timeline.service.ts).
     Airport: refineProperties(airport, {
       icao: { pattern: '^[A-Z]{4}$' },
-      iata: { pattern: '^[A-Z]{3}$' },
-      country: { pattern: '^.+ \\([^()]*\\)$', description: 'Country name and parenthesised part, e.g. "Italy (IT)" or "Italy ()"' },
+      iata: { pattern: '^([A-Z]{3})?$' },
+      country: { pattern: '^.* \\([^()]*\\)$', description: 'Country name, a space and the parenthesised part, e.g. "Italy (IT)" or "Italy ()"; " ()" when the airport is unknown' },
     }),
     TimelineEntry: refineProperties(entry, {
       backgroundColor: CSS_COLOUR,
@@ -54,10 +57,17 @@ function passengerSchemas(schema: GraphQLSchema): Record<string, JsonSchema> {
   const input = inputObjectSchema(schema, 'PassengerInput');
   return {
     Passenger: passengerRecord(schema, operationResultSchema(schema, UploadPassengerListDocument, ['uploadPassengerList'])),
-    StoredPassenger: passengerRecord(
-      schema,
-      operationResultSchema(schema, PassengerListDocument, ['passengerList', 'passengers']),
-      'A stored Passenger record: its id is the integer the client chose when it created the record.',
+    StoredPassenger: refineProperties(
+      passengerRecord(
+        schema,
+        operationResultSchema(schema, PassengerListDocument, ['passengerList', 'passengers']),
+        'A stored Passenger record: its id is the integer the client chose when it created the record.',
+      ),
+      {
+        row_number_parent_id: {
+          description: 'Always null in a stored record, on purpose: its parent is parent_id (the parent’s id), and the record reads exactly as the push takes it, so pushing it back changes nothing (docs/rest-api.md, "Read a list back").',
+        },
+      },
     ),
     PassengerInput: {
       description:
@@ -76,7 +86,7 @@ function passengerSchemas(schema: GraphQLSchema): Record<string, JsonSchema> {
       properties: {
         created: { type: 'array', items: { $ref: '#/components/schemas/PassengerInput' } },
         modified: { type: 'array', items: { $ref: '#/components/schemas/PassengerInput' } },
-        deleted: { type: 'array', items: { oneOf: [{ type: 'integer' }, { type: 'object', required: ['id'], properties: { id: { type: 'integer' } } }] } },
+        deleted: { type: 'array', items: { oneOf: [{ type: 'integer' }, { type: 'object', additionalProperties: false, required: ['id'], properties: { id: { type: 'integer' } } }] } },
       },
     },
     PushResult: refineProperties(operationResultSchema(schema, PushPassengerListDocument, ['pushPassengerList']), {

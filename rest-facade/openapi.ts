@@ -68,11 +68,22 @@ function parameter(route: DocumentedRoute, schema: GraphQLSchema, doc: Parameter
   return { name: doc.name, in: doc.in, required: doc.required ?? false, description: doc.description, schema: { ...derived, ...doc.schema } };
 }
 
+/**
+ * Every GET answer carries an ETag and is revalidated with If-None-Match: a route's own version
+ * (the list read documents its 304 itself) or, for the others, a hash of the bytes sent
+ * (src/http/response-encoding.ts).
+ */
+const contentETag = { ETag: { description: 'A strong validator of the answer (a hash of its bytes): send it in If-None-Match to be answered 304 while it is unchanged', schema: { type: 'string' } } };
+const notModified = { description: 'The answer is still the one whose ETag If-None-Match names: no body', headers: contentETag };
+
 function responses(route: DocumentedRoute) {
   const { doc } = route;
   const own = Object.fromEntries(Object.entries(doc.responses).map(([status, response]) => [status, typeof response === 'string' ? errorResponse(response) : response]));
+  const revalidated = route.method === 'GET' && !('304' in own);
+  const headers = revalidated ? { ...contentETag, ...doc.ok.headers } : doc.ok.headers;
   return {
-    '200': { description: doc.ok.description, ...(doc.ok.headers ? { headers: doc.ok.headers } : {}), content: doc.ok.content },
+    '200': { description: doc.ok.description, ...(headers ? { headers } : {}), content: doc.ok.content },
+    ...(revalidated ? { '304': notModified } : {}),
     ...own,
     ...(doc.scope ? authErrors : {}),
     '405': methodNotAllowed,
@@ -108,11 +119,15 @@ function indexRoute(methods: readonly string[]): DocumentedRoute {
   const routeSchema = {
     type: 'object',
     additionalProperties: false,
-    required: ['method', 'path', 'operation'],
+    required: ['method', 'path', 'operation', 'scope'],
     properties: {
       method: { type: 'string', enum: methods },
       path: { type: 'string' },
       operation: { type: ['string', 'null'], description: 'The named GraphQL operation the route runs (null: served by the facade itself)' },
+      scope: {
+        type: ['string', 'null'],
+        description: 'The scope the route’s bearer token needs (null: no token). Some answers need one more, named in the route’s description (a PDF or PAXLST export also timeline:read)',
+      },
     },
   };
   const body = {

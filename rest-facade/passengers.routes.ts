@@ -17,23 +17,37 @@ import { PassengerListDocument, PushPassengerListDocument, type PassengerRecordF
 import { gatewaySchema } from '../src/graphql/schema';
 import { EXPORT_FORMAT_NAMES, EXPORT_FORMATS, type ExportFormat } from '../src/passengers/export/export-format';
 import type { PassengerFieldWireValues, PassengerRecordFieldName } from '../src/passengers/passenger.fields';
-import { boundedJsonBody } from '../src/http/json-body';
+import { boundedJsonBody, hasBody } from '../src/http/json-body';
 import { chooseExportFormat, exportETag, exportRepresentation, exportTooLarge, needsFlight, signedLinkPrincipal } from './passenger-export';
+import { readIfMatch } from './conditional';
 import { formatPath, inputShapeProblems, type ShapeProblem } from './input-shape';
 import { readIdParameter, readQueryParameters } from './query';
 import { defineRoute, type RouteDoc } from './route';
 
 const GROUPS = ['created', 'modified', 'deleted'] as const;
 
-/** `If-Match: "3"` (or W/"3", or 3) → 3; `*` → no version pinned. A list's ETag is its version. */
-export function readIfMatch(req: Request): number | null {
-  const header = req.get('If-Match');
-  if (header === undefined || header.trim() === '*') return null;
-  const match = /^\s*(?:W\/)?"?(\d{1,9})"?\s*$/.exec(header);
-  if (!match) {
-    throw badRequest(`If-Match must be the ETag of the passenger list, such as "3", got ${header}`, [{ field: 'If-Match', message: 'expected a quoted version number from an earlier ETag' }]);
-  }
-  return Number(match[1]);
+/** A list version as its ETag writes it: "0", "3", never "03". */
+const VERSION_TAG = /^(?:0|[1-9]\d{0,8})$/;
+
+/**
+ * The versions a push's If-Match allows, for the operation's expectedVersions: none pinned (null)
+ * without the header or with `*` (any list, one without records at version 0 included, as the
+ * read answers it with `[]` and "0"); else the versions of its strong tags, so that `"1", "3"`
+ * passes at version 1 or 3. Weak tags (`W/"3"`) never match (If-Match compares strongly), and
+ * neither does a strong tag that is not a list version ("3-xlsx"): a list of those allows none (412).
+ */
+export function ifMatchVersions(req: Request): number[] | null {
+  const condition = readIfMatch(req);
+  if (condition === undefined || condition === '*') return null;
+  return [...new Set(condition.filter((tag) => !tag.weak && VERSION_TAG.test(tag.opaque)).map((tag) => Number(tag.opaque)))];
+}
+
+/** A push's 412 whose If-Match held weak tags says why they did not match. */
+function weakTagsNote(error: AppError, req: Request): AppError {
+  if (error.code !== ErrorCode.PRECONDITION_FAILED) return error;
+  const condition = readIfMatch(req);
+  if (condition === undefined || condition === '*' || !condition.some((tag) => tag.weak)) return error;
+  return new AppError(error.code, `${error.message}; a weak ETag (W/"…") never matches: If-Match compares ETags strongly`, { details: error.details, headers: error.headers });
 }
 
 /** The input type a push operation's variable takes (`$changes: PassengerListChangesInput!`), from the schema. */
@@ -111,6 +125,15 @@ async function readChanges(body: unknown, maxItems: number) {
       for (const problem of inputShapeProblems(types[group], item, [group, index])) problems.push(toDetail(problem, record));
     });
   }
+  // A deleted entry is an id or an {id} object: any other member is refused as in created and modified.
+  if (groups.includes('deleted')) {
+    (record.deleted as unknown[]).forEach((entry, index) => {
+      if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return;
+      for (const [name, value] of Object.entries(entry)) {
+        if (name !== 'id') problems.push(toDetail({ path: ['deleted', index, name], expected: 'not a member of a deleted entry, which is an id or {"id": <id>}', value }, record));
+      }
+    });
+  }
   if (problems.length) {
     const listed = problems.slice(0, MAX_ERROR_DETAILS).map((problem) => problem.message);
     throw badRequest(`The body is not a valid change set: ${listed.join('; ')}`, problems);
@@ -118,16 +141,46 @@ async function readChanges(body: unknown, maxItems: number) {
 
   const deleted = (record.deleted as unknown[]).map((entry) => {
     const id = typeof entry === 'object' && entry !== null ? (entry as { id?: unknown }).id : entry;
-    // Anything but an integer reaches the operation as null, which the service reports by index (422).
+    // Anything but an integer reaches the operation as null, which the service reports by index
+    // (422); sentDeletedValues puts back the entry the client sent.
     return typeof id === 'number' && Number.isInteger(id) ? id : null;
   });
   return { created: record.created as never[], modified: record.modified as never[], deleted };
 }
 
-/** JSON bodies only, within the configured size (415 and 413 otherwise). */
+/**
+ * The push's 422 with the `deleted` entries as the client sent them: the operation saw null where
+ * an entry was not an integer id ("3", {}, {"id": "5"}), and reports that null as the value.
+ */
+function sentDeletedValues(error: AppError, req: Request): AppError {
+  const sent = (req.body as { deleted?: unknown } | undefined)?.deleted;
+  if (error.code !== ErrorCode.UNPROCESSABLE || !Array.isArray(sent)) return error;
+  let changed = false;
+  const details = error.details.map((detail) => {
+    if (detail.group !== 'deleted' || detail.field !== 'id' || detail.value !== null || typeof detail.index !== 'number') return detail;
+    const entry: unknown = sent[detail.index];
+    if (entry === null || entry === undefined) return detail;
+    changed = true;
+    return { ...detail, value: entry };
+  });
+  return changed ? new AppError(error.code, error.message, { details, headers: error.headers }) : error;
+}
+
+/** The push body the contract describes, as a detail's `expected` says it. */
+const CHANGE_SET = '{"created": [], "modified": [], "deleted": []}';
+
+/**
+ * A JSON body, within the configured size: none at all (no Content-Length and not chunked, or a
+ * Content-Length of 0) is a 400 whatever the Content-Type says (`req.is` cannot judge a request
+ * without a body); another media type is a 415; a larger body a 413.
+ */
 export function jsonBody(config: Config): RequestHandler[] {
   return [
     (req, _res, next) => {
+      if (!hasBody(req)) {
+        next(badRequest(`The push needs a JSON body: send ${CHANGE_SET} with Content-Type: application/json`, [{ field: 'body', message: `expected a JSON object ${CHANGE_SET}, got no body` }]));
+        return;
+      }
       next(req.is('application/json') ? undefined : unsupportedMediaType(`Content-Type must be application/json, got ${req.get('Content-Type') ?? 'none'}`));
     },
     boundedJsonBody(config.limits.jsonMaxBytes),
@@ -198,6 +251,12 @@ const readListDoc: RouteDoc = {
       schema: { type: 'string' },
     })),
     { name: 'If-None-Match', in: 'header', description: 'ETag of the list as last read, e.g. "3" (JSON) or "3-xlsx": 304 without a body while the list is at that version', schema: { type: 'string' } },
+    {
+      name: 'If-Match',
+      in: 'header',
+      description: 'ETags, one or several ("2", "3"): 412 unless one names this representation as it now is, compared strongly (W/"3" never matches; "3" does not match the xlsx file’s "3-xlsx"); * matches any flight’s list. Evaluated before If-None-Match',
+      schema: { type: 'string' },
+    },
   ],
   ok: {
     description: 'The records (row_number from 1, in list order), as JSON or as a file of the chosen format',
@@ -216,6 +275,7 @@ const readListDoc: RouteDoc = {
     '400': 'A flight id that is not a positive integer, an unknown format, or another query parameter',
     '404': 'No such flight',
     '406': 'Accept names no representation offered (the message lists them)',
+    '412': 'If-Match names no ETag of the list as it now is (nothing is recorded for a file)',
     '413': 'The file would exceed the response size limit (RESPONSE_MAX_BYTES)',
     '422': 'format=paxlst on a service without the PAXLST settings',
   },
@@ -229,19 +289,25 @@ const pushDoc: RouteDoc = {
   scope: 'passengers:write',
   pathParameters: flightIdDescription,
   parameters: [
-    { name: 'If-Match', in: 'header', description: 'ETag of the list as last read, e.g. "3"; * or absent: any version', schema: { type: 'string' } },
+    {
+      name: 'If-Match',
+      in: 'header',
+      description:
+        'ETag of the list as last read, e.g. "3", or several ("1", "3"): the push applies only while the list is at one of them. Compared strongly: a weak tag (W/"3") never matches. * or absent: any version, a flight without a list (version 0) included',
+      schema: { type: 'string' },
+    },
     { name: 'Idempotency-Key', in: 'header', description: 'Retries with the same key and body within 24 hours return the first answer; another body with the key is a 409', schema: { type: 'string', maxLength: 200 } },
   ],
   requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/PassengerChanges' } } } },
   ok: { description: 'Applied (or a retry of an applied change set)', headers: { ETag: listETagHeader }, content: { 'application/json': { schema: { $ref: '#/components/schemas/PushResult' } } } },
   responses: {
-    '400': 'Not a change set: missing groups, unknown members or wrong JSON types (every problem at once, each detail naming its member, e.g. created[0].is_carring_infant: expected true or false), or a bad If-Match or Idempotency-Key',
+    '400': 'No body, or not a change set: missing groups, unknown members (a deleted object’s members besides id among them) or wrong JSON types (every problem at once, each detail naming its member, e.g. created[0].is_carring_infant: expected true or false), or a bad If-Match or Idempotency-Key',
     '404': 'No such flight',
     '409': 'A created id exists with other content, or the Idempotency-Key was used with another body',
-    '412': 'If-Match names a version that is no longer current',
-    '413': 'Body larger than JSON_MAX_BYTES',
+    '412': 'If-Match names no version the list is at (stale versions, or weak tags only)',
+    '413': 'Body larger than JSON_MAX_BYTES, or a group (created, modified or deleted) of more than INPUT_MAX_LIST_ITEMS items (5,000 by default; the details name each group and the limit), or a list the database would refuse as too large',
     '415': 'Content-Type is not application/json',
-    '422': 'Invalid records; details list each problem with group, index, id, field and message',
+    '422': 'Invalid records; details list each problem with group, index, id, field and message, and the value sent (a deleted entry that is not an integer id: the entry as sent)',
   },
 };
 
@@ -264,6 +330,9 @@ export function passengerRoutes(config: Config) {
         const file = await exportRepresentation(format, { list: passengerList, flight, operator: context.config.manifestOperator, paxlst: context.config.paxlst, producedAt: new Date() });
         const { responseMaxBytes } = context.config.limits;
         if (file.bytes.byteLength > responseMaxBytes) throw exportTooLarge(format, file.bytes.byteLength, responseMaxBytes);
+        // A HEAD answers the headers a GET would (the file is built for its Content-Length and for
+        // the refusals a GET would meet) but sends no file, so it records nothing.
+        if (req.method === 'HEAD') return file;
         // Recorded before a byte is sent: a file of personal data that cannot be recorded is not sent (503).
         await context.services.passengerLists.recordExport(passengerList.flightId, {
           subject: context.principal!.subject,
@@ -286,11 +355,13 @@ export function passengerRoutes(config: Config) {
         return {
           flightId: readIdParameter(req, 'flight_id'),
           changes: await readChanges(req.body, config.limits.inputMaxListItems),
-          expectedVersion: readIfMatch(req),
+          expectedVersion: null,
+          expectedVersions: ifMatchVersions(req),
           idempotencyKey: req.get('Idempotency-Key') ?? null,
         };
       },
       etag: (data) => listETag(data.pushPassengerList.version),
+      toError: (error, req) => weakTagsNote(sentDeletedValues(error, req), req),
       // Spelled out so the body keeps the contract's names and order whatever GraphQL calls them.
       toResponse: ({ pushPassengerList: result }) => ({
         status: result.status,

@@ -2,6 +2,7 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { Request, RequestHandler } from 'express';
 import type { Principal } from '../src/auth/principal';
 import type { Config } from '../src/config';
+import type { AppError } from '../src/errors';
 import type { GraphQLContext } from '../src/graphql-kit/context';
 
 /**
@@ -26,7 +27,9 @@ export interface FacadeRoute<Data = unknown, Variables extends Record<string, un
   etag?(data: Data, req: Request): string;
   /**
    * A representation other than JSON (a spreadsheet, a document) for this request, or undefined for
-   * the JSON of `toResponse`. Its bytes are held to the same response size cap.
+   * the JSON of `toResponse`. Its bytes are held to the same response size cap. Called for HEAD
+   * too (Express routes HEAD to GET; the headers must be a GET's), where nothing is sent: a route
+   * that records what it sends records nothing then.
    */
   toRepresentation?(data: Data, req: Request, context: GraphQLContext): Promise<Representation | undefined>;
   /**
@@ -36,6 +39,11 @@ export interface FacadeRoute<Data = unknown, Variables extends Record<string, un
   linkPrincipal?(req: Request, config: Config): Principal | undefined;
   /** Request headers the representation depends on (`Vary`), such as Accept. */
   vary?: string[];
+  /**
+   * Rewords an error before it is sent, in the terms of the request (a value the client sent where
+   * the operation saw another); the error itself when nothing needs saying otherwise.
+   */
+  toError?(error: AppError, req: Request): AppError;
   /** Extra response headers derived from the data or the response extensions (warnings…). */
   toHeaders?(data: Data, extensions: Record<string, unknown>): Record<string, string>;
   /** What the OpenAPI document says of the route beyond what it derives (openapi.ts). */

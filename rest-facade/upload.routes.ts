@@ -55,10 +55,17 @@ export function paxlistForm(config: Config): RequestHandler {
       (error: unknown) => {
         // Nobody is left to answer (the socket is already gone), or the answer was sent.
         if (signal.aborted || res.headersSent) return;
-        next(error instanceof UnreadableMultipart ? badRequest(`The multipart body cannot be read: ${error.message}`) : error);
+        next(error instanceof UnreadableMultipart ? unreadableForm(error) : error);
       },
     );
   };
+}
+
+/** A body the multipart reader cannot read (no boundary, cut short, malformed): 400, the detail saying what a form needs. */
+function unreadableForm(error: UnreadableMultipart) {
+  return badRequest(`The multipart body cannot be read: ${error.message}`, [
+    { field: 'body', message: `expected a complete multipart/form-data body: the boundary its Content-Type names, the file in the field "${PAXLIST_FIELD}", then the closing boundary` },
+  ]);
 }
 
 /** The form's first `paxlist` file part; other parts are read past. */
@@ -82,6 +89,9 @@ async function readPaxlist(req: IncomingMessage, res: ServerResponse, limits: Mu
   });
   if (!paxlist) {
     throw badRequest(`The form has no file in the field "${PAXLIST_FIELD}"`, [{ field: PAXLIST_FIELD, message: 'expected the passenger list (.xlsx, .ods or CSV) in this multipart field' }]);
+  }
+  if (paxlist.bytes.length === 0) {
+    throw badRequest('The uploaded file is empty', [{ field: PAXLIST_FIELD, message: 'expected a passenger list (.xlsx, .ods or CSV) with at least its heading row, got a file of 0 bytes' }]);
   }
   return paxlist;
 }

@@ -498,7 +498,7 @@ export const CONFIG = {
     schema: oneOf(LOG_FORMATS),
     default: 'auto',
     description:
-      '`json` (one object a line, for log shippers), `pretty` (readable lines), or `auto`: pretty in development when stdout is a terminal, JSON otherwise. Start-up refusals (a bad variable, a missing key, a port in use) are one `fatal` line in the same format',
+      '`json` (one object a line, for log shippers), `pretty` (readable lines), or `auto`: pretty in development when stdout is a terminal, JSON otherwise. Start-up refusals (a bad variable, a missing key, a port in use) are one `fatal` entry in the same format: one line in JSON; `pretty` may put its details on the lines after',
   }),
   metrics: {
     enabled: variable({

@@ -9,7 +9,7 @@ const MEANING: Record<ErrorCode, string> = {
   [ErrorCode.METHOD_NOT_ALLOWED]: 'REST only: the path exists with other methods (see Allow).',
   [ErrorCode.NOT_ACCEPTABLE]: 'REST only: no representation the Accept header allows is offered (the message lists them).',
   [ErrorCode.CONFLICT]: 'A created id exists with other content, or an Idempotency-Key was reused with another body.',
-  [ErrorCode.PRECONDITION_FAILED]: 'expectedVersion (If-Match) is not the current version of the list.',
+  [ErrorCode.PRECONDITION_FAILED]: 'The list is at no version expectedVersion or expectedVersions (REST: If-Match) allows; on REST, also a read whose If-Match does not name the current ETag.',
   [ErrorCode.PAYLOAD_TOO_LARGE]: 'A body, file or list exceeds a configured limit.',
   [ErrorCode.UNSUPPORTED_MEDIA_TYPE]: 'The body or file is not of the expected type (JSON; .xlsx, .ods or CSV).',
   [ErrorCode.UNPROCESSABLE]: 'Well-formed but invalid records or rows; extensions.details lists every problem.',

@@ -36,7 +36,7 @@ export function boundedJsonBody(maxBytes: number, anonymous?: AnonymousBodyLimit
     try {
       charset = (contentType.parse(req).parameters.charset ?? 'utf-8').toLowerCase();
     } catch {
-      next(badRequest(`The Content-Type header cannot be read: ${req.get('Content-Type')}`));
+      next(badRequest(`The Content-Type header cannot be read: ${req.get('Content-Type')}`, [{ field: 'Content-Type', message: 'expected a media type such as application/json; charset=utf-8' }]));
       return;
     }
     if (charset !== 'utf-8' && charset !== 'utf8') {
@@ -72,9 +72,9 @@ export function boundedJsonBody(maxBytes: number, anonymous?: AnonymousBodyLimit
       },
       (error: { type?: string; message?: string }) => {
         if (error.type === 'entity.too.large') next(overLimit());
-        else if (error.type === 'request.size.invalid') next(badRequest('The body is shorter or longer than its Content-Length says'));
-        else if (error.type === 'request.aborted') next(badRequest('The client closed the request before its body arrived'));
-        else next(badRequest(`The request body cannot be read: ${error.message ?? 'unknown error'}`));
+        else if (error.type === 'request.size.invalid') next(badRequest('The body is shorter or longer than its Content-Length says', [{ field: 'body', message: 'expected exactly the bytes Content-Length announces' }]));
+        else if (error.type === 'request.aborted') next(badRequest('The client closed the request before its body arrived', [{ field: 'body', message: 'expected the whole body before the connection ends' }]));
+        else next(badRequest(`The request body cannot be read: ${error.message ?? 'unknown error'}`, [{ field: 'body', message: 'expected a UTF-8 JSON body' }]));
       },
     );
   };
@@ -114,7 +114,8 @@ export function tokenBeforeMultipart(authenticate: RequestAuthenticator): Reques
   };
 }
 
-function hasBody(req: IncomingMessage): boolean {
+/** Whether the request carries a body: chunked, or a Content-Length other than 0 (RFC 9112 6.3). */
+export function hasBody(req: IncomingMessage): boolean {
   return req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
 }
 
@@ -127,15 +128,26 @@ function tooLarge(maxBytes: number): AppError {
  * express.json's strict mode, and nested at most MAX_JSON_DEPTH levels.
  */
 function parseJson(text: string): unknown {
-  const first = /^[\s]*(.)/.exec(text)?.[1];
-  if (first !== '{' && first !== '[') throw badRequest('The JSON body must be an object or an array');
+  const first = /\S/.exec(text)?.[0];
+  if (first !== '{' && first !== '[') {
+    throw badRequest('The JSON body must be an object or an array', [{ field: 'body', message: `expected a JSON object or array, got ${describeOtherBody(text, first)}` }]);
+  }
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch (error) {
-    throw badRequest(`The request body is not valid JSON: ${(error as Error).message}`);
+    throw badRequest(`The request body is not valid JSON: ${(error as Error).message}`, [{ field: 'body', message: `expected valid JSON (RFC 8259): ${(error as Error).message}` }]);
   }
   // Before anything walks it: a 20 kB body can nest 10,000 arrays deep.
   checkJsonDepth(body, 'The JSON body', 'body');
   return body;
+}
+
+/** What a body that is neither an object nor an array starts as, for its 400's detail. */
+function describeOtherBody(text: string, first: string | undefined): string {
+  if (first === undefined) return 'an empty body';
+  const keyword = /^\s*(null|true|false)\b/.exec(text)?.[1];
+  if (keyword) return keyword;
+  if (first === '"') return 'a string';
+  return /[-\d]/.test(first) ? 'a number' : 'text that is not JSON';
 }

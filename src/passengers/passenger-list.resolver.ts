@@ -76,6 +76,11 @@ export class PassengerListResolver {
     @Arg('flightId', () => Int, { description: 'The flight whose list to change (404 when unknown).' }) flightId: number,
     @Arg('changes', () => PassengerListChangesInput, { description: 'The records to create, modify and delete.' }) changes: PassengerListChangesInput,
     @Arg('expectedVersion', () => Int, { nullable: true, description: 'Fail with PRECONDITION_FAILED unless the list is at this version.' }) expectedVersion: number | null,
+    @Arg('expectedVersions', () => [Int], {
+      nullable: true,
+      description: 'Fail with PRECONDITION_FAILED unless the list is at one of these versions (REST: If-Match listing several ETags); an empty list matches none. With expectedVersion too, the list may be at any of them.',
+    })
+    expectedVersions: number[] | null,
     @Arg('idempotencyKey', () => String, { nullable: true, description: 'Retries with the same key and changes within 24 hours return the first result.' }) idempotencyKey: string | null,
     @Ctx() ctx: GraphQLContext,
   ) {
@@ -86,6 +91,7 @@ export class PassengerListResolver {
       flightId,
       changes: plainChanges(changes),
       expectedVersion,
+      expectedVersions,
       idempotencyKey,
       principal: ctx.principal!,
     });

@@ -42,6 +42,11 @@ export interface PushPassengerListInput {
   changes: PassengerChangeSet;
   /** The version the client last saw (If-Match); a stale one is a 412. */
   expectedVersion?: number | null;
+  /**
+   * Versions any of which the list may be at (If-Match listing several ETags), beside
+   * expectedVersion; an empty list matches none (a 412, once the flight is known to exist).
+   */
+  expectedVersions?: readonly number[] | null;
   idempotencyKey?: string | null;
   principal: Principal;
 }
@@ -194,13 +199,20 @@ export class PassengerListService {
       .lean<Pick<FlightDocument, 'resourceId' | 'departure' | 'arrival'>>()
       .exec();
     if (!flight) throw notFound(`Flight ${flightId} does not exist`);
-    const target: PushTarget = { flight, departureDay: await this.departureDay(flight.departure), requestHash: createHash('sha256').update(JSON.stringify(changes)).digest('hex') };
+    const target: PushTarget = {
+      flight,
+      departureDay: await this.departureDay(flight.departure),
+      requestHash: createHash('sha256').update(JSON.stringify(changes)).digest('hex'),
+      pinned: pinnedVersions(input),
+    };
 
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
       const outcome = await this.tryPush(input, target);
       if (!('lostAtVersion' in outcome)) return outcome;
-      // With a key, read again first: the winner may have been this very request, sent twice.
-      if (input.expectedVersion != null && !idempotencyKey) throw staleVersion(input.expectedVersion, outcome.lostAtVersion + 1);
+      // With a key, read again first: the winner may have been this very request, sent twice. So
+      // too when a later version is allowed: the winner may have made the list that version.
+      const { pinned } = target;
+      if (pinned && !idempotencyKey && !pinned.some((version) => version > outcome.lostAtVersion)) throw staleVersion(pinned, outcome.lostAtVersion + 1);
       // Lost the race to another writer (or to a delete): back off a little and plan again on what is there now.
       await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, attempt * 2)));
     }
@@ -225,7 +237,7 @@ export class PassengerListService {
         { field: 'Idempotency-Key', message: 'use a new key for a different change set' },
       ]);
     }
-    if (input.expectedVersion != null && input.expectedVersion !== current.version) throw staleVersion(input.expectedVersion, current.version);
+    if (target.pinned && !target.pinned.includes(current.version)) throw staleVersion(target.pinned, current.version);
 
     const plan = planPassengerChanges(current.passengers, changes, { flightId, today: now, maxPassengers: this.deps.maxPassengers });
     if (plan.problems.length) throw unprocessable(summarise('The change set was not applied', plan.problems), plan.problems.map(toDetail));
@@ -313,6 +325,14 @@ interface PushTarget {
   flight: Pick<FlightDocument, 'resourceId' | 'departure' | 'arrival'>;
   departureDay: string;
   requestHash: string;
+  /** The versions the list must be at (If-Match), or null for any. */
+  pinned: readonly number[] | null;
+}
+
+/** expectedVersion and expectedVersions together, without repeats; null when neither pins a version. */
+function pinnedVersions(input: Pick<PushPassengerListInput, 'expectedVersion' | 'expectedVersions'>): readonly number[] | null {
+  if (input.expectedVersion == null && input.expectedVersions == null) return null;
+  return [...new Set([...(input.expectedVersion != null ? [input.expectedVersion] : []), ...(input.expectedVersions ?? [])])];
 }
 
 /** What a push writes beside the list: its history entry and details, the idempotency records, the change event. */
@@ -395,8 +415,9 @@ function compact(record: RecentRequest | LegacyRecentRequest, departureDay: stri
 
 const clip = (text: string) => (text.length > STORED_TEXT_MAX ? text.slice(0, STORED_TEXT_MAX) : text);
 
-function staleVersion(expected: number, actual: number) {
-  return preconditionFailed(`If-Match names version ${expected} but the passenger list is at version ${actual}: read it again and reapply your changes`);
+function staleVersion(expected: readonly number[], actual: number) {
+  const named = expected.length === 0 ? 'no version' : expected.length === 1 ? `version ${expected[0]}` : `versions ${expected.slice(0, 10).join(', ')}${expected.length > 10 ? ', …' : ''}`;
+  return preconditionFailed(`If-Match names ${named} but the passenger list is at version ${actual}: read it again and reapply your changes`);
 }
 
 function summarise(prefix: string, problems: ChangeProblem[]): string {

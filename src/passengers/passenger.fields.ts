@@ -86,7 +86,7 @@ export const PASSENGER_FIELDS = {
   },
   email: {
     kind: 'string', nullable: true, example: 'mario.rossi@example.com',
-    description: 'E-mail address, lower case; null when not given.',
+    description: 'E-mail address, its domain lower case (the part before the @ as written); null when not given.',
     input: 'E-mail address, or null.',
   },
   phone: {
@@ -124,7 +124,7 @@ export const PASSENGER_LIST_FIELDS = {
   },
   row_number_parent_id: {
     kind: 'int', nullable: true, example: null,
-    description: 'The row_number of the parent row within the same list.',
+    description: 'The row_number of the parent row within the same list, as an upload reads it; null without a parent row, and always null in a stored record (its parent is parent_id).',
     input: 'In `created`: the parent’s row_number in this push (as the upload returns it).',
   },
   row_number: {

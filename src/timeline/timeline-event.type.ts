@@ -27,10 +27,10 @@ export class TimelineAirport {
   @Field({ description: 'Three-letter IATA airport code (empty when the airport is unknown).' })
   iata: string;
 
-  @Field({ description: 'Country name, a space and the parenthesised part: "Italy (IT)", or "Italy ()".' })
+  @Field({ description: 'Country name, a space and the parenthesised part: "Italy (IT)", or "Italy ()"; " ()" when the airport is unknown.' })
   country: string;
 
-  @Field({ description: 'City name.' })
+  @Field({ description: 'City name (empty when the airport is unknown).' })
   city: string;
 }
 

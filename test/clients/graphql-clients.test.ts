@@ -47,7 +47,7 @@ describe('real GraphQL clients with only a bearer token', () => {
     ] as const) {
       const flightId = await createFlight(testApp, { resourceId: 1, from: 'LIRF', to: 'LIML', departureAt: `${day}T09:00:00Z`, arrivalAt: `${day}T10:10:00Z` });
       const created = people.map(([surname, name], index) => passengerRecord(index + 1, { surname, name, numberdoc: `YB${flightId}${index}` }));
-      const pushed = await testApp.graphql(PushPassengerListDocument, { flightId, changes: { created, modified: [], deleted: [] } as never, expectedVersion: null, idempotencyKey: null });
+      const pushed = await testApp.graphql(PushPassengerListDocument, { flightId, changes: { created, modified: [], deleted: [] } as never, expectedVersion: null, expectedVersions: null, idempotencyKey: null });
       expect(pushed.body.errors).toBeUndefined();
       flights.push(flightId);
     }
@@ -146,7 +146,7 @@ describe('real GraphQL clients with only a bearer token', () => {
 
     it('runs mutations (POST) and reads their result', async () => {
       const result = await urql(fetch)
-        .mutation(PushPassengerListDocument, { flightId: flights[1], changes: { created: [], modified: [{ id: 3, name: 'Ugo Maria' }], deleted: [] } as never, expectedVersion: 1, idempotencyKey: null })
+        .mutation(PushPassengerListDocument, { flightId: flights[1], changes: { created: [], modified: [{ id: 3, name: 'Ugo Maria' }], deleted: [] } as never, expectedVersion: 1, expectedVersions: null, idempotencyKey: null })
         .toPromise();
       expect(result.error).toBeUndefined();
       expect(result.data!.pushPassengerList).toMatchObject({ status: 'ok', flight_id: flights[1], version: 2, modified: 1 });

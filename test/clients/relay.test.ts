@@ -104,7 +104,7 @@ describe('Relay (relay-runtime) with its default store and getDataID', () => {
     ] as const) {
       const flightId = await createFlight(testApp, { resourceId: flightIds.length + 1, from: 'LIRF', to: 'LIML', departureAt: `${day}T09:00:00Z`, arrivalAt: `${day}T10:10:00Z` });
       const created = people.map(([surname, name], index) => passengerRecord(index + 1, { surname, name, numberdoc: `YR${flightId}${index}` }));
-      const pushed = await testApp.graphql(PushPassengerListDocument, { flightId, changes: { created, modified: [], deleted: [] } as never, expectedVersion: null, idempotencyKey: null });
+      const pushed = await testApp.graphql(PushPassengerListDocument, { flightId, changes: { created, modified: [], deleted: [] } as never, expectedVersion: null, expectedVersions: null, idempotencyKey: null });
       expect(pushed.body.errors).toBeUndefined();
       flightIds.push(flightId);
     }

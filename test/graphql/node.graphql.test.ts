@@ -20,7 +20,7 @@ describe('Query.node and global ids', () => {
     testApp = await startTestApp('graphql_node');
     await createReferenceData(testApp);
     flightId = await createFlight(testApp, { resourceId: 2, from: 'LIRF', to: 'LIML', departureAt: '2026-12-01T09:00:00Z', arrivalAt: '2026-12-01T10:10:00Z' });
-    const pushed = await testApp.graphql(PushPassengerListDocument, { flightId, changes: { created: [passengerRecord(4)], modified: [], deleted: [] } as never, expectedVersion: null, idempotencyKey: null });
+    const pushed = await testApp.graphql(PushPassengerListDocument, { flightId, changes: { created: [passengerRecord(4)], modified: [], deleted: [] } as never, expectedVersion: null, expectedVersions: null, idempotencyKey: null });
     expect(pushed.body.errors).toBeUndefined();
   });
   afterAll(() => testApp.close());

@@ -19,7 +19,7 @@ describe('GraphQL passenger list history: what each push changed', () => {
   const newFlight = (day = '2026-11-03') => createFlight(testApp, { resourceId: 1, from: 'LIRF', to: 'LPPT', departureAt: `${day}T09:00:00Z`, arrivalAt: `${day}T12:00:00Z` });
   const changes = (created: Record<string, unknown>[], modified: Record<string, unknown>[] = [], deleted: number[] = []) => ({ created, modified, deleted }) as never;
   const push = async (flightId: number, body: ReturnType<typeof changes>, token?: string, idempotencyKey: string | null = null) => {
-    const { status, body: result } = await testApp.graphql(PushPassengerListDocument, { flightId, changes: body, expectedVersion: null, idempotencyKey }, token);
+    const { status, body: result } = await testApp.graphql(PushPassengerListDocument, { flightId, changes: body, expectedVersion: null, expectedVersions: null, idempotencyKey }, token);
     if (status !== 200) throw new Error(JSON.stringify(result.errors));
     return result.data!.pushPassengerList;
   };

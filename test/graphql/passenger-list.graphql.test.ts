@@ -28,14 +28,14 @@ describe('GraphQL passenger lists', () => {
   });
 
   it('pushes, pins versions with expectedVersion, and records the history newest first', async () => {
-    const first = await testApp.graphql(PushPassengerListDocument, { flightId, changes: changes([passengerRecord(1), passengerRecord(2)]), expectedVersion: 0, idempotencyKey: null });
+    const first = await testApp.graphql(PushPassengerListDocument, { flightId, changes: changes([passengerRecord(1), passengerRecord(2)]), expectedVersion: 0, expectedVersions: null, idempotencyKey: null });
     expect(first.body.data!.pushPassengerList).toMatchObject({ status: 'ok', version: 1, created: 2, passengers: 2 });
 
-    const stale = await testApp.graphql(PushPassengerListDocument, { flightId, changes: changes([], [], [2]), expectedVersion: 0, idempotencyKey: null });
+    const stale = await testApp.graphql(PushPassengerListDocument, { flightId, changes: changes([], [], [2]), expectedVersion: 0, expectedVersions: null, idempotencyKey: null });
     expect(stale.status).toBe(412);
     expect(stale.body.errors![0].extensions!.code).toBe('PRECONDITION_FAILED');
 
-    const second = await testApp.graphql(PushPassengerListDocument, { flightId, changes: changes([], [{ id: 1, name: 'Paolo' }], [2]), expectedVersion: 1, idempotencyKey: 'gql-1' });
+    const second = await testApp.graphql(PushPassengerListDocument, { flightId, changes: changes([], [{ id: 1, name: 'Paolo' }], [2]), expectedVersion: 1, expectedVersions: null, idempotencyKey: 'gql-1' });
     expect(second.body.data!.pushPassengerList).toMatchObject({ version: 2, modified: 1, deleted: 1, passengers: 1 });
 
     const history = await testApp.graphql(PassengerListHistoryDocument, { flightId });
@@ -47,7 +47,7 @@ describe('GraphQL passenger lists', () => {
   });
 
   it('answers invalid records with 422 and the details of each', async () => {
-    const { status, body } = await testApp.graphql(PushPassengerListDocument, { flightId, changes: changes([passengerRecord(5, { typedoc: 'driving licence' })]), expectedVersion: null, idempotencyKey: null });
+    const { status, body } = await testApp.graphql(PushPassengerListDocument, { flightId, changes: changes([passengerRecord(5, { typedoc: 'driving licence' })]), expectedVersion: null, expectedVersions: null, idempotencyKey: null });
     expect(status).toBe(422);
     expect(body.errors![0].extensions!.code).toBe('UNPROCESSABLE');
     expect(body.errors![0].extensions!.details).toEqual([expect.objectContaining({ group: 'created', index: 0, id: 5, field: 'typedoc' })]);
@@ -55,9 +55,9 @@ describe('GraphQL passenger lists', () => {
 
   it('replays a keyed push with its first version after the list moved on, and refuses every write once the flight is deleted', async () => {
     const doomed = await createFlight(testApp, { resourceId: 1, from: 'LIRF', to: 'LIML', departureAt: '2026-12-02T15:00:00Z', arrivalAt: '2026-12-02T16:00:00Z' });
-    const keyed = { flightId: doomed, changes: changes([passengerRecord(1)]), expectedVersion: null, idempotencyKey: 'gql-doomed' };
+    const keyed = { flightId: doomed, changes: changes([passengerRecord(1)]), expectedVersion: null, expectedVersions: null, idempotencyKey: 'gql-doomed' };
     const first = await testApp.graphql(PushPassengerListDocument, keyed);
-    await testApp.graphql(PushPassengerListDocument, { flightId: doomed, changes: changes([passengerRecord(2)]), expectedVersion: null, idempotencyKey: null });
+    await testApp.graphql(PushPassengerListDocument, { flightId: doomed, changes: changes([passengerRecord(2)]), expectedVersion: null, expectedVersions: null, idempotencyKey: null });
     const replayed = await testApp.graphql(PushPassengerListDocument, keyed);
     expect(replayed.body.data!.pushPassengerList).toMatchObject({ version: 1, created: 1, passengers: 1 });
     expect(replayed.body.data!.pushPassengerList).toEqual(first.body.data!.pushPassengerList);
@@ -74,7 +74,7 @@ describe('GraphQL passenger lists', () => {
 
   it('resolves Flight.passengers for many flights in one query, behind passengers:read', async () => {
     const other = await createFlight(testApp, { resourceId: 1, from: 'LIRF', to: 'LIML', departureAt: '2026-12-01T15:00:00Z', arrivalAt: '2026-12-01T16:00:00Z' });
-    await testApp.graphql(PushPassengerListDocument, { flightId: other, changes: changes([passengerRecord(7), passengerRecord(8)]), expectedVersion: null, idempotencyKey: null });
+    await testApp.graphql(PushPassengerListDocument, { flightId: other, changes: changes([passengerRecord(7), passengerRecord(8)]), expectedVersion: null, expectedVersions: null, idempotencyKey: null });
     const { body } = await testApp.graphql(FlightsWithPassengersDocument, { start: '2026-12-01', end: '2026-12-01' });
     expect(body.data!.flights.map((flight) => [flight.flightId, flight.passengerCount, flight.passengers.map((p) => [p.id, p.recordId, p.row_number])])).toEqual([
       [flightId, 1, [[`${flightId}:1`, 1, 1]]],

@@ -22,7 +22,8 @@ describe('REST facade: error model, routing and OpenAPI', () => {
     const response = operation.responses[String(status)];
     expect(response).toBeDefined();
     const schema = response.content['application/json'].schema;
-    const validate = ajv.compile({ ...schema, $defs: undefined, components: openapi.components, $id: `${method}${path}${status}` });
+    const id = `${method}${path}${status}`;
+    const validate = ajv.getSchema(id) ?? ajv.compile({ ...schema, $defs: undefined, components: openapi.components, $id: id });
     const valid = validate(body);
     if (!valid) throw new Error(`${method.toUpperCase()} ${path} ${status} does not match the OpenAPI document: ${ajv.errorsText(validate.errors)}`);
   }
@@ -54,8 +55,61 @@ describe('REST facade: error model, routing and OpenAPI', () => {
       .filter(([path]) => path !== '/')
       .flatMap(([path, item]) => Object.keys(item as object).map((method) => `${method.toUpperCase()} /api/broker/v0${path}`));
     expect(listed.sort()).toEqual(documented.sort());
-    expect(index.body.routes).toContainEqual({ method: 'GET', path: '/api/broker/v0/calendar/timeline/event', operation: expect.stringMatching(/^\w+$/) });
+    expect(index.body.routes).toContainEqual({ method: 'GET', path: '/api/broker/v0/calendar/timeline/event', operation: expect.stringMatching(/^\w+$/), scope: 'timeline:read' });
+    // Each route's scope, as the document's security names it (null: no token).
+    for (const route of index.body.routes as { method: string; path: string; scope: string | null }[]) {
+      const operation = openapi.paths[route.path.slice('/api/broker/v0'.length)][route.method.toLowerCase()];
+      expect({ route: `${route.method} ${route.path}`, scope: route.scope }).toEqual({ route: `${route.method} ${route.path}`, scope: operation.security[0]?.bearer[0] ?? null });
+    }
+    expect(index.body.routes).toContainEqual(expect.objectContaining({ method: 'GET', path: '/api/broker/v0/upload/template.xlsx', scope: null }));
+    expect(index.body.routes).toContainEqual(expect.objectContaining({ method: 'POST', path: '/api/broker/v0/flight/{flight_id}/passenger', scope: 'passengers:write' }));
     expect((await request(testApp.app).post('/api/broker/v0').expect(405)).headers.allow).toBe('GET, HEAD');
+  });
+
+  it('documents the ETag and the 304 of every GET route, as each answers them', async () => {
+    const token = `Bearer ${await testApp.token()}`;
+    const concrete = (path: string) => `/api/broker/v0${path.replace('{flight_id}', String(flightId))}${path.includes('timeline/event') ? '?start=2026-06-10&end=2026-06-10' : ''}`;
+    const gets = Object.entries(openapi.paths).filter(([, item]) => 'get' in (item as object));
+    expect(gets.length).toBeGreaterThanOrEqual(7);
+    for (const [path, item] of gets) {
+      const operation = (item as Record<string, { responses: Record<string, { headers?: Record<string, unknown> }> }>).get;
+      // One Host: the index and the document name the address they were asked at.
+      const get = () => request(testApp.app).get(concrete(path)).set('Authorization', token).set('Host', 'broker.test');
+      const first = await get().expect(200);
+      expect({ path, etag: typeof first.headers.etag }).toEqual({ path, etag: 'string' });
+      await get().set('If-None-Match', first.headers.etag).expect(304);
+      expect({ path, documented304: '304' in operation.responses, etagHeader: 'ETag' in (operation.responses['200'].headers ?? {}) }).toEqual({ path, documented304: true, etagHeader: true });
+    }
+  });
+
+  it('describes the push’s 413s, the stored e-mail and parent row, and an unknown airport as they really are', async () => {
+    const writer = `Bearer ${await testApp.token(['passengers:write'])}`;
+    const tooMany = await request(testApp.app).post(`/api/broker/v0/flight/${flightId}/passenger`).set('Authorization', writer).send({ created: [], modified: [], deleted: Array.from({ length: 5001 }, (_, index) => index + 1) }).expect(413);
+    expectMatchesOpenApi('/flight/{flight_id}/passenger', 'post', 413, tooMany.body);
+    expect(tooMany.body.error.details).toEqual([{ field: 'deleted', message: 'at most 5000 items', limit: 5000 }]);
+    const described413 = openapi.paths['/flight/{flight_id}/passenger'].post.responses['413'].description;
+    expect(described413).toContain('JSON_MAX_BYTES');
+    expect(described413).toContain('INPUT_MAX_LIST_ITEMS');
+
+    const { StoredPassenger, Passenger } = openapi.components.schemas;
+    // Only the domain is lower-cased (passenger.normalize.ts, normalizeEmail).
+    for (const record of [StoredPassenger, Passenger]) expect(record.properties.email.description).toMatch(/^E-mail address, its domain lower case \(the part before the @ as written\)/);
+    expect(StoredPassenger.properties.row_number_parent_id.description).toMatch(/^Always null in a stored record/);
+    expect(Passenger.properties.row_number_parent_id.description).toMatch(/^The row_number of the parent row/);
+
+    // A flight whose departure airport is not in the airports collection: iata '', city '', country ' ()'.
+    await testApp.database.connection.collection('flights').insertOne({
+      flightId: 900_001,
+      flightNumber: 'IFL901',
+      resourceId: 1,
+      departure: { icao: 'ZZZZ', at: new Date('2026-06-12T08:00:00Z') },
+      arrival: { icao: 'LIML', at: new Date('2026-06-12T09:00:00Z') },
+    });
+    const reader = `Bearer ${await testApp.token(['timeline:read'])}`;
+    const entries = await request(testApp.app).get('/api/broker/v0/calendar/timeline/event?start=2026-06-12&end=2026-06-12').set('Authorization', reader).expect(200);
+    expect(entries.body[0].dep).toEqual({ icao: 'ZZZZ', iata: '', country: ' ()', city: '' });
+    expectMatchesOpenApi('/calendar/timeline/event', 'get', 200, entries.body);
+    expect(openapi.components.schemas.Airport.properties.iata.description).toContain('empty when the airport is unknown');
   });
 
   it('returns responses that match the OpenAPI document, success and errors alike', async () => {
@@ -161,8 +215,10 @@ describe('REST facade: error model, routing and OpenAPI', () => {
     expect(response.body.error.code).toBe('METHOD_NOT_ALLOWED');
     const template = await request(testApp.app).post('/api/broker/v0/upload/template.xlsx').set('Authorization', bearer).expect(405);
     expect(template.headers.allow).toBe('GET, HEAD');
-    const push = await request(testApp.app).put(`/api/broker/v0/flight/${flightId}/passenger`).set('Authorization', bearer).expect(405);
+    const push = await request(testApp.app).put(`/api/broker/v0/flight/${flightId}/passenger?x=1`).set('Authorization', bearer).expect(405);
     expect(push.headers.allow).toBe('GET, HEAD, POST');
+    // The path as requested, not the route's pattern (/flight/:flight_id/passenger).
+    expect(push.body.error.message).toBe(`PUT is not allowed on /api/broker/v0/flight/${flightId}/passenger: use GET or POST`);
     expectMatchesOpenApi('/flight/{flight_id}/passenger', 'post', 405, push.body);
     const document = await request(testApp.app).post('/api/broker/v0/openapi.json').expect(405);
     expect(document.headers.allow).toBe('GET, HEAD');

@@ -171,6 +171,18 @@ describe('GET /flight/<id>/passenger in other formats', () => {
     expect(list.version).toBe(1);
   });
 
+  it('answers a HEAD of a file with the headers of its GET, sends no file and records nothing', async () => {
+    const exportsNow = async () => (await testApp.graphql(PassengerListExportsDocument, { flightId })).body.data!.passengerListExports.length;
+    const before = await exportsNow();
+    const full = await get('?format=xlsx').buffer(true).parse(binary).expect(200);
+    const head = await request(testApp.app).head(`/api/broker/v0/flight/${flightId}/passenger?format=xlsx`).set('Authorization', reader).expect(200);
+    for (const name of ['content-type', 'content-disposition', 'etag', 'vary']) expect(head.headers[name]).toBe(full.headers[name]);
+    expect(Number(head.headers['content-length'])).toBeGreaterThan(0);
+    await request(testApp.app).head(`/api/broker/v0/flight/${flightId}/passenger`).set('Authorization', reader).set('Accept', 'text/csv').expect(200);
+    // The GET's file is recorded; the HEADs are not.
+    expect(await exportsNow()).toBe(before + 1);
+  });
+
   it('needs passengers:read, and an unknown flight is a 404 in any format', async () => {
     const timelineOnly = `Bearer ${await testApp.token(['timeline:read'])}`;
     await request(testApp.app).get(`/api/broker/v0/flight/${flightId}/passenger?format=xlsx`).set('Authorization', timelineOnly).expect(403);

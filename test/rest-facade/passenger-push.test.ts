@@ -1,5 +1,7 @@
+import { once } from 'node:events';
+import net from 'node:net';
 import request from 'supertest';
-import { PassengerListDocument, PassengerListHistoryDocument } from '../../src/graphql/generated/operations';
+import { PassengerListDocument, PassengerListExportsDocument, PassengerListHistoryDocument, PushPassengerListDocument } from '../../src/graphql/generated/operations';
 import { passengerRecord } from '../helpers/passengers';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { createFlight, createReferenceData } from '../helpers/timeline-fixtures';
@@ -154,6 +156,64 @@ describe('POST /api/broker/v0/flight/<flight_id>/passenger', () => {
     await push(flightId, { created: [], modified: [], deleted: [] }, { 'If-Match': 'yesterday' }).expect(400);
   });
 
+  it('takes If-Match as RFC 9110 does: a list of ETags passes when one is current, weak tags never match, * matches any flight’s list', async () => {
+    const flightId = await newFlight();
+    const empty = { created: [], modified: [], deleted: [] };
+    // * on a flight without a list: its list exists as [] at version 0 (what the read answers), so the push applies.
+    expect((await push(flightId, { ...empty, created: [passengerRecord(1)] }, { 'If-Match': '*' }).expect(200)).headers.etag).toBe('"1"');
+    const atTwo = await push(flightId, { ...empty, created: [passengerRecord(2)] }, { 'If-Match': '"0", "1", "7"' }).expect(200);
+    expect(atTwo.headers.etag).toBe('"2"');
+    const stale = await push(flightId, { ...empty, deleted: [1] }, { 'If-Match': '"0", "1"' }).expect(412);
+    expect(stale.body.error.message).toBe('If-Match names versions 0, 1 but the passenger list is at version 2: read it again and reapply your changes');
+    // A weak tag never matches, even of the current version; listed beside a strong one, the strong one decides.
+    const weak = await push(flightId, { ...empty, deleted: [1] }, { 'If-Match': 'W/"2"' }).expect(412);
+    expect(weak.body.error.message).toBe('If-Match names no version but the passenger list is at version 2: read it again and reapply your changes; a weak ETag (W/"…") never matches: If-Match compares ETags strongly');
+    await push(flightId, { ...empty, deleted: [1] }, { 'If-Match': '"2-xlsx"' }).expect(412);
+    expect((await list(flightId)).passengers.map((p) => p.id)).toEqual([1, 2]);
+    expect((await push(flightId, { ...empty, deleted: [1] }, { 'If-Match': 'W/"2", ,"2"' }).expect(200)).headers.etag).toBe('"3"');
+    // A bare number, as the facade always took it.
+    await push(flightId, { ...empty, deleted: [2] }, { 'If-Match': '3' }).expect(200);
+    // A flight that does not exist is a 404 whatever If-Match says; a header that is no list of ETags is a 400.
+    await push(999_999, empty, { 'If-Match': 'W/"1"' }).expect(404);
+    await push(999_999, empty, { 'If-Match': '*' }).expect(404);
+    for (const header of ['"1" "2"', '"1", yesterday', 'W/3', '*, "1"']) {
+      const bad = await push(flightId, empty, { 'If-Match': header }).expect(400);
+      expect(bad.body.error.details).toEqual([{ field: 'If-Match', message: 'expected * or quoted ETags from earlier answers, separated by commas, e.g. "3"' }]);
+    }
+    // GraphQL takes the same list as expectedVersions.
+    const viaGraphql = await testApp.graphql(PushPassengerListDocument, { flightId, changes: empty, expectedVersion: null, expectedVersions: [2, 3], idempotencyKey: null });
+    expect(viaGraphql.body.errors?.[0].extensions?.code).toBe('PRECONDITION_FAILED');
+    const applied = await testApp.graphql(PushPassengerListDocument, { flightId, changes: { ...empty, created: [passengerRecord(5)] } as never, expectedVersion: null, expectedVersions: [2, 4], idempotencyKey: null });
+    expect(applied.body.data?.pushPassengerList.version).toBe(5);
+  });
+
+  it('reads a list back under If-Match: 412 unless it names the current ETag of that representation, before If-None-Match', async () => {
+    const flightId = await newFlight();
+    await push(flightId, { created: [passengerRecord(1)], modified: [], deleted: [] }).expect(200);
+    const read = (ifMatch: string, query = '') => request(testApp.app).get(`/api/broker/v0/flight/${flightId}/passenger${query}`).set('Authorization', writer).set('If-Match', ifMatch);
+    const failed = await read('"9"').expect(412);
+    expect(failed.headers.etag).toBeUndefined();
+    expect(failed.body.error).toEqual({
+      code: 'PRECONDITION_FAILED',
+      message: 'If-Match names "9", not the current ETag "1": read it again',
+      details: [{ field: 'If-Match', message: 'expected "1" or *; If-Match compares ETags strongly, so a weak one (W/"…") never matches' }],
+    });
+    await read('W/"1"').expect(412);
+    expect((await read('"0", "1"').expect(200)).body).toHaveLength(1);
+    await read('*').expect(200);
+    // If-Match is evaluated first: a failing one is a 412 even when If-None-Match would answer 304.
+    await read('"0"').set('If-None-Match', '"1"').expect(412);
+    await read('"1"').set('If-None-Match', '"1"').expect(304);
+    // A file's ETag names its format; a 412 makes no file and records none.
+    const exportsBefore = (await testApp.graphql(PassengerListExportsDocument, { flightId })).body.data!.passengerListExports.length;
+    await read('"1"', '?format=csv').expect(412);
+    await request(testApp.app).head(`/api/broker/v0/flight/${flightId}/passenger?format=csv`).set('Authorization', writer).set('If-Match', '"1"').expect(412);
+    expect((await testApp.graphql(PassengerListExportsDocument, { flightId })).body.data!.passengerListExports).toHaveLength(exportsBefore);
+    await read('"1-csv"', '?format=csv').expect(200);
+    await read('yesterday').expect(400);
+    await request(testApp.app).get('/api/broker/v0/flight/999999/passenger').set('Authorization', writer).set('If-Match', '"1"').expect(404);
+  });
+
   it('loses no passenger when 50 pushes run at once', async () => {
     const flightId = await newFlight();
     const responses = await Promise.all(Array.from({ length: 50 }, (_, index) => push(flightId, { created: [passengerRecord(index + 1)], modified: [], deleted: [] })));
@@ -269,12 +329,71 @@ describe('POST /api/broker/v0/flight/<flight_id>/passenger', () => {
     expect(missing.body.error.details.map((d: { field: string }) => d.field)).toEqual(['modified', 'deleted']);
     const broken = await request(testApp.app).post(`/api/broker/v0/flight/${flightId}/passenger`).set('Authorization', writer).set('Content-Type', 'application/json').send('{"created": [').expect(400);
     expect(broken.body.error.message).toMatch(/JSON/);
+    expect(broken.body.error.details).toEqual([{ field: 'body', message: expect.stringMatching(/^expected valid JSON \(RFC 8259\): ./) }]);
+    for (const [sent, got] of [['null', 'null'], ['"x"', 'a string'], ['42', 'a number'], ['  ', 'an empty body']]) {
+      const scalar = await request(testApp.app).post(`/api/broker/v0/flight/${flightId}/passenger`).set('Authorization', writer).set('Content-Type', 'application/json').send(sent).expect(400);
+      expect(scalar.body.error).toEqual({ code: 'BAD_REQUEST', message: 'The JSON body must be an object or an array', details: [{ field: 'body', message: `expected a JSON object or array, got ${got}` }] });
+    }
     const huge = await push(flightId, { created: Array.from({ length: 400 }, (_, i) => passengerRecord(i + 1)), modified: [], deleted: [] }).expect(413);
     expect(huge.body.error.code).toBe('PAYLOAD_TOO_LARGE');
     const unknownField = await push(flightId, { created: [{ ...passengerRecord(1), nickname: 'Super' }], modified: [], deleted: [] }).expect(400);
     expect(unknownField.body.error.message).toContain('nickname');
     const wrongType = await push(flightId, { created: [passengerRecord(1, { id: 'one' })], modified: [], deleted: [] }).expect(400);
     expect(wrongType.body.error.message).toContain('created[0].id');
+  });
+
+  /** Writes `head` as it is on a socket (supertest always sends a Content-Length) and reads the answer's status and JSON body. */
+  const rawRequest = async (head: string) => {
+    const server = testApp.app.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const socket = net.connect((server.address() as net.AddressInfo).port, '127.0.0.1');
+      socket.write(head);
+      const chunks: Buffer[] = [];
+      for await (const chunk of socket) chunks.push(chunk as Buffer);
+      const text = Buffer.concat(chunks).toString('utf8');
+      return { status: Number(text.slice(9, 12)), body: JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) };
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  };
+
+  it('answers a push without a body with 400 asking for the JSON change set, whether the Content-Length is absent or 0', async () => {
+    const flightId = await newFlight();
+    const expected = {
+      error: {
+        code: 'BAD_REQUEST',
+        message: 'The push needs a JSON body: send {"created": [], "modified": [], "deleted": []} with Content-Type: application/json',
+        details: [{ field: 'body', message: 'expected a JSON object {"created": [], "modified": [], "deleted": []}, got no body' }],
+      },
+    };
+    // curl -X POST -H 'Content-Type: application/json' with no -d: neither Content-Length nor Transfer-Encoding.
+    const bare = await rawRequest(`POST /api/broker/v0/flight/${flightId}/passenger HTTP/1.1\r\nHost: localhost\r\nAuthorization: ${writer}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n`);
+    expect(bare).toEqual({ status: 400, body: expected });
+    const empty = await request(testApp.app).post(`/api/broker/v0/flight/${flightId}/passenger`).set('Authorization', writer).set('Content-Type', 'application/json').set('Content-Length', '0').expect(400);
+    expect(empty.body).toEqual(expected);
+    const untyped = await rawRequest(`POST /api/broker/v0/flight/${flightId}/passenger HTTP/1.1\r\nHost: localhost\r\nAuthorization: ${writer}\r\nConnection: close\r\n\r\n`);
+    expect(untyped).toEqual({ status: 400, body: expected });
+    expect((await list(flightId)).version).toBe(0);
+  });
+
+  it('reports a deleted entry that is not an integer id with the value sent, and refuses a deleted object with members besides id (400 naming them)', async () => {
+    const flightId = await newFlight();
+    await push(flightId, { created: [passengerRecord(1), passengerRecord(2)], modified: [], deleted: [] }).expect(200);
+    const sent = ['3', {}, { id: '5' }, 2.5, null, [1], 0];
+    const invalid = await push(flightId, { created: [], modified: [], deleted: sent }).expect(422);
+    expect(invalid.body.error.details.map((detail: { index: number; value: unknown }) => [detail.index, detail.value])).toEqual(sent.map((value, index) => [index, value]));
+    for (const detail of invalid.body.error.details) expect(detail).toMatchObject({ group: 'deleted', id: null, field: 'id' });
+
+    const extra = await push(flightId, { created: [], modified: [], deleted: [{ id: 1, surname: 'x' }, 2, { id: 'two', reason: 'left' }] }).expect(400);
+    expect(extra.body.error.details).toEqual([
+      { group: 'deleted', index: 0, id: 1, field: 'surname', message: 'deleted[0].surname: not a member of a deleted entry, which is an id or {"id": <id>}', value: 'x' },
+      { group: 'deleted', index: 2, id: null, field: 'reason', message: 'deleted[2].reason: not a member of a deleted entry, which is an id or {"id": <id>}', value: 'left' },
+    ]);
+    expect(extra.body.error.message).toContain('deleted[0].surname');
+    expect((await list(flightId)).passengers.map((p) => p.id)).toEqual([1, 2]);
+    await push(flightId, { created: [], modified: [], deleted: [{ id: 1 }, 2] }).expect(200);
   });
 
   it('answers 404 for an unknown flight, 400 for a bad id, 401 without a token and 403 without passengers:write', async () => {

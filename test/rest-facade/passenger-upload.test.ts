@@ -21,6 +21,8 @@ import {
 import { TRANSPORT_LINGER_MAX_BYTES, startUploadTransportApp, type UploadTransportApp } from '../helpers/upload-transport-app';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+/** The detail of every 400 for a multipart body the reader cannot read. */
+const UNREADABLE_FORM = { field: 'body', message: 'expected a complete multipart/form-data body: the boundary its Content-Type names, the file in the field "paxlist", then the closing boundary' };
 
 describe('POST /api/broker/v0/upload/<id>', () => {
   let testApp: TestApp;
@@ -174,10 +176,22 @@ describe('POST /api/broker/v0/upload/<id>: the transport', () => {
     const answer = await postRaw(target(writer, BOUNDARY_B), UNCLOSED_FILE_PART);
     expect(answer.status).toBe(400);
     expect(answer.body).toEqual({
-      error: { code: 'BAD_REQUEST', message: 'The multipart body cannot be read: Unexpected end of form', details: [] },
+      error: { code: 'BAD_REQUEST', message: 'The multipart body cannot be read: Unexpected end of form', details: [UNREADABLE_FORM] },
     });
     const good = await postRaw(target(), restForm(await buildPassengerWorkbook([passenger()])));
     expect(good.status).toBe(200);
+  });
+
+  it('names the body in the 400 of a multipart body without a boundary, and the paxlist field in that of an empty file', async () => {
+    const noBoundary = await postRaw(target(writer, 'multipart/form-data'), restForm(await buildPassengerWorkbook([passenger()])));
+    expect(noBoundary.status).toBe(400);
+    expect(noBoundary.body.error).toEqual({ code: 'BAD_REQUEST', message: 'The multipart body cannot be read: Multipart: Boundary not found', details: [UNREADABLE_FORM] });
+    const empty = await request(testApp.app).post(`/api/broker/v0/upload/${flightId}`).set('Authorization', `Bearer ${writer}`).attach('paxlist', Buffer.alloc(0), 'e.xlsx').expect(400);
+    expect(empty.body.error).toEqual({
+      code: 'BAD_REQUEST',
+      message: 'The uploaded file is empty',
+      details: [{ field: 'paxlist', message: 'expected a passenger list (.xlsx, .ods or CSV) with at least its heading row, got a file of 0 bytes' }],
+    });
   });
 
   it('refuses a token without passengers:write with 403 before reading the body', async () => {

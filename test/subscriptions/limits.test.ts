@@ -209,7 +209,7 @@ describe('a slow consumer', () => {
     const flightId = await createFlight(live.testApp, INSIDE);
     // A full list, selected three times, makes each event's message large (about 1.5 MB): the socket's buffers fill in a few events.
     const created = Array.from({ length: 2000 }, (_, index) => passengerRecord(index + 1));
-    const pushed = await live.testApp.graphql(PushPassengerListDocument, { flightId, changes: { created, modified: [], deleted: [] } as never, expectedVersion: null, idempotencyKey: null });
+    const pushed = await live.testApp.graphql(PushPassengerListDocument, { flightId, changes: { created, modified: [], deleted: [] } as never, expectedVersion: null, expectedVersions: null, idempotencyKey: null });
     expect(pushed.body.errors).toBeUndefined();
 
     const fields = 'id recordId surname name luogonascita nazionalita typedoc numberdoc date_born scadenza issuingstate email phone gender';
