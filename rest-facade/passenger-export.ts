@@ -1,7 +1,6 @@
 import type { Request } from 'express';
 import { AppError, badRequest, ErrorCode } from '../src/errors';
 import type { PassengerListQuery } from '../src/graphql/generated/operations';
-import { writePassengerPdf } from '../src/passengers/export/passenger-pdf.writer';
 import { writePassengerPaxlst, type PaxlstParties } from '../src/passengers/export/passenger-paxlst.writer';
 import { writePassengerCsv } from '../src/passengers/export/passenger-csv.writer';
 import { writePassengerXlsx } from '../src/passengers/export/passenger-xlsx.writer';
@@ -12,6 +11,7 @@ import { authenticationRequired, Scope } from '../src/auth';
 import type { Principal } from '../src/auth/principal';
 import type { Config } from '../src/config';
 import { downloadLinkKey, LINK_PARAMETERS, verifyDownload } from '../src/passengers/export/download-link';
+import type { PdfRenders } from '../src/passengers/export/pdf-renders';
 import type { Representation } from './route';
 
 export { needsFlight };
@@ -72,14 +72,18 @@ export interface ExportSource {
   operator: string | null;
   paxlst: PaxlstParties | null;
   producedAt: Date;
+  /** Aborted when the request ends (its client went away): a render waiting for its turn or under way stops. */
+  ended?: AbortSignal;
+  /** Where a PDF manifest is rendered, in turns (PDF_RENDERS_MAX, PDF_RENDERS_QUEUE). */
+  pdfRenders: PdfRenders;
 }
 
 const WRITERS: Record<Exclude<ExportFormat, 'json'>, (source: ExportSource) => Buffer | Promise<Buffer>> = {
   xlsx: ({ list }) => writePassengerXlsx(list.passengers),
   csv: ({ list }) => writePassengerCsv(list.passengers),
-  pdf: ({ list, flight, operator, producedAt }) => {
+  pdf: ({ list, flight, operator, producedAt, ended, pdfRenders }) => {
     if (!flight) throw new Error('the manifest needs the flight: run the operation with withFlight');
-    return writePassengerPdf({
+    const manifest = {
       flight: {
         flightId: list.flightId,
         flightNumber: flight.flightNumber,
@@ -92,7 +96,8 @@ const WRITERS: Record<Exclude<ExportFormat, 'json'>, (source: ExportSource) => B
       version: list.version,
       producedAt,
       passengers: list.passengers,
-    });
+    };
+    return pdfRenders.render(manifest, ended);
   },
   paxlst: ({ list, flight, paxlst, producedAt }) => {
     if (!flight) throw new Error('PAXLST needs the flight: run the operation with withFlight');

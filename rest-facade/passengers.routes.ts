@@ -18,6 +18,7 @@ import { gatewaySchema } from '../src/graphql/schema';
 import { EXPORT_FORMAT_NAMES, EXPORT_FORMATS, type ExportFormat } from '../src/passengers/export/export-format';
 import type { PassengerFieldWireValues, PassengerRecordFieldName } from '../src/passengers/passenger.fields';
 import { boundedJsonBody, hasBody } from '../src/http/json-body';
+import { clientGone } from '../src/shared/read-stream';
 import { chooseExportFormat, exportETag, exportRepresentation, exportTooLarge, needsFlight, signedLinkPrincipal } from './passenger-export';
 import { readIfMatch } from './conditional';
 import { formatPath, inputShapeProblems, type ShapeProblem } from './input-shape';
@@ -327,7 +328,17 @@ export function passengerRoutes(config: Config) {
       toRepresentation: async ({ passengerList, flight }, req, context) => {
         const format = chooseExportFormat(req);
         if (format === 'json') return undefined;
-        const file = await exportRepresentation(format, { list: passengerList, flight, operator: context.config.manifestOperator, paxlst: context.config.paxlst, producedAt: new Date() });
+        const file = await exportRepresentation(format, {
+          list: passengerList,
+          flight,
+          operator: context.config.manifestOperator,
+          paxlst: context.config.paxlst,
+          producedAt: new Date(),
+          ended: context.ended,
+          pdfRenders: context.services.pdfRenders,
+        });
+        // A client gone while its file was made is not recorded as having exported it: nothing is sent.
+        if (context.ended?.aborted) throw clientGone();
         const { responseMaxBytes } = context.config.limits;
         if (file.bytes.byteLength > responseMaxBytes) throw exportTooLarge(format, file.bytes.byteLength, responseMaxBytes);
         // A HEAD answers the headers a GET would (the file is built for its Content-Length and for

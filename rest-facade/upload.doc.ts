@@ -51,7 +51,7 @@ export const uploadDoc: RouteDoc = {
     content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/Passenger' } } } },
   },
   responses: {
-    '400': 'Not multipart/form-data, no file in the paxlist field, or an unknown or malformed query parameter (hiddenRows, dateOrder, defaultPhoneRegion)',
+    '400': 'A flight id that is not a positive integer, an unknown, repeated or malformed query parameter (hiddenRows, dateOrder, defaultPhoneRegion), each answered before the body is read; not multipart/form-data; or no file in the paxlist field',
     '404': 'No such flight',
     '413': 'The file, its rows or its uncompressed parts exceed the configured limits',
     '415': 'Not an .xlsx, .ods or CSV file (.xls, PDF, XML, binary data), or a damaged one',

@@ -8,6 +8,7 @@ import { badRequest, truncateText } from '../src/errors';
 import { UploadPassengerListDocument, type DateOrder } from '../src/graphql/generated/operations';
 import { readMultipart, UnreadableMultipart, type MultipartLimits } from '../src/http/multipart';
 import { GRAPHQL_CONTEXT, takeLocal } from '../src/http/request-state';
+import { readPhoneRegion } from '../src/passengers/passenger-upload.service';
 import { buildPassengerTemplate } from '../src/passengers/sheet/passenger-template';
 import { HIDDEN_ROWS_POLICIES, type HiddenRowsPolicy } from '../src/passengers/sheet/row-visibility';
 import { clientGoneSignal } from '../src/shared/read-stream';
@@ -29,15 +30,18 @@ const PAXLIST = 'paxlist';
  * Reads the `paxlist` file of a multipart form into memory with the service's multipart reader
  * (src/http/multipart.ts): at most uploadMaxBytes (a file of exactly that size is taken, one byte
  * more is 413). Everything that can be decided without the body is decided first, without reading
- * it: the token's scope (403), the Content-Type (400), a Content-Length no upload can need (413).
- * A body that ends inside a part or is malformed is 400. A refused body is not parsed further (its
- * rest lingers: src/http/lingering-close.ts); a client that goes away stops the reading.
+ * it: the token's scope (403), the flight id and the query parameters (400 naming the one that is
+ * wrong), the Content-Type (400), a Content-Length no upload can need (413). A body that ends
+ * inside a part or is malformed is 400. A refused body is not parsed further (its rest lingers:
+ * src/http/lingering-close.ts); a client that goes away stops the reading.
  */
 export function paxlistForm(config: Config): RequestHandler {
   const limits: MultipartLimits = { fileBytes: config.limits.uploadMaxBytes, ...PAXLIST_FORM };
   return (req, res, next) => {
     try {
       requireScope((res.locals[GRAPHQL_CONTEXT] as GraphQLContext).principal, Scope.PassengersWrite);
+      // A file sent to a wrong address or with a wrong option would be read for nothing (up to UPLOAD_MAX_BYTES).
+      readUploadParameters(req);
     } catch (error) {
       next(error);
       return;
@@ -146,6 +150,21 @@ function readDateOrder(value: string | undefined): DateOrder | null {
   ]);
 }
 
+/**
+ * The upload's flight id and query parameters, each checked (a 400 naming it): `hiddenRows`,
+ * `dateOrder` and `defaultPhoneRegion` (checked with the upload service's own check, which runs
+ * again when the operation does and applies the configured default). A function of the URL alone:
+ * paxlistForm calls it before reading the body, the route again for the operation's variables.
+ */
+function readUploadParameters(req: Request) {
+  const query = readQueryParameters(req, ['hiddenRows', 'dateOrder', 'defaultPhoneRegion']);
+  const flightId = readIdParameter(req, 'id');
+  const hiddenRows = readHiddenRows(query.hiddenRows);
+  const dateOrder = readDateOrder(query.dateOrder);
+  if (query.defaultPhoneRegion !== undefined) readPhoneRegion(query.defaultPhoneRegion);
+  return { flightId, hiddenRows, dateOrder, defaultPhoneRegion: query.defaultPhoneRegion ?? null };
+}
+
 /** The file paxlistForm read in full for this request, before the operation runs. */
 function receivedPaxlist(req: Request): ReceivedFile {
   const file = req.res && takeLocal<ReceivedFile>(req.res, PAXLIST);
@@ -161,16 +180,8 @@ export function uploadRoutes(config: Config) {
       middleware: [paxlistForm(config)],
       operation: UploadPassengerListDocument,
       toVariables: (req) => {
-        const query = readQueryParameters(req, ['hiddenRows', 'dateOrder', 'defaultPhoneRegion']);
-        const flightId = readIdParameter(req, 'id');
-        return {
-          flightId,
-          file: IncomingFile.received(receivedPaxlist(req)),
-          hiddenRows: readHiddenRows(query.hiddenRows),
-          dateOrder: readDateOrder(query.dateOrder),
-          // Checked by the upload service, which answers 400 naming the parameter.
-          defaultPhoneRegion: query.defaultPhoneRegion ?? null,
-        };
+        const { flightId, hiddenRows, dateOrder, defaultPhoneRegion } = readUploadParameters(req);
+        return { flightId, file: IncomingFile.received(receivedPaxlist(req)), hiddenRows, dateOrder, defaultPhoneRegion };
       },
       // Ignored columns and similar remarks travel in a header: the body is the bare array.
       toHeaders: (_data, extensions): Record<string, string> => {

@@ -69,7 +69,10 @@ export interface GatewayApp {
 /** Builds the whole HTTP application without opening a port (tests call this directly). */
 export async function createApp({ config, logger, database, devToken, metrics }: AppDeps): Promise<GatewayApp> {
   const changes = createLiveChanges(database.models, config.changes, logger, metrics && ((lagMs) => metrics.observeFeedLag(lagMs / 1000)));
-  const services = createServices(database.connection, database.models, config, changes, { onUploadRead: metrics && ((outcome, seconds) => metrics.observeUpload(outcome, seconds)) });
+  const services = createServices(database.connection, database.models, config, changes, {
+    onUploadRead: metrics && ((outcome, seconds) => metrics.observeUpload(outcome, seconds)),
+    onPdfRender: metrics && ((outcome, seconds) => metrics.observePdfRender(outcome, seconds)),
+  });
   const authenticate = createRequestAuthenticator(createTokenVerifier(config.auth));
   const createContext = createContextFactory({ services, config, logger, authenticate });
   const schema = await gatewaySchema();
@@ -199,6 +202,8 @@ function startBackgroundWork(deps: {
     metrics.gauge('graphql_subscriptions', 'GraphQL subscriptions running in this process', () => subscriptions.stats().subscriptions);
     metrics.gauge('timeline_large_reads_in_flight', 'Large timeline reads holding a turn (TIMELINE_LARGE_READS_MAX): reading, or their answer not yet sent', () => services.timeline.largeReads().inFlight);
     metrics.gauge('timeline_large_reads_waiting', 'Large timeline reads waiting for a turn (at most TIMELINE_LARGE_READS_QUEUE)', () => services.timeline.largeReads().waiting);
+    metrics.gauge('pdf_renders_in_flight', 'PDF passenger manifests holding a turn to be rendered (at most PDF_RENDERS_MAX)', () => services.pdfRenders.stats().inFlight);
+    metrics.gauge('pdf_renders_waiting', 'PDF passenger manifests waiting for a turn to be rendered (at most PDF_RENDERS_QUEUE)', () => services.pdfRenders.stats().waiting);
     metrics.gauge('webhook_deliveries_pending', 'Webhook deliveries waiting for an attempt or a retry, all processes together (read from the database at each scrape)', () =>
       database.models.webhookDeliveries.countDocuments({ status: DeliveryStatus.Pending }).exec(),
     );

@@ -7,6 +7,7 @@ import { serverTimeLimitMs } from './db/database';
 import type { Models } from './models';
 import { FlightService } from './flights/flight.service';
 import { PassengerListService } from './passengers/passenger-list.service';
+import { PdfRenders, type PdfRenderOutcome } from './passengers/export/pdf-renders';
 import { PassengerUploadService } from './passengers/passenger-upload.service';
 import { ResourceService } from './resources/resource.service';
 import { LargeReadGate } from './timeline/large-read-gate';
@@ -25,11 +26,14 @@ export interface Services {
   changes: ChangeFeed;
   /** Webhook endpoints, their delivery log and replays. */
   webhooks: WebhookServices;
+  /** PDF passenger manifests, rendered in turns (PDF_RENDERS_MAX, PDF_RENDERS_QUEUE). */
+  pdfRenders: PdfRenders;
 }
 
-/** What the services tell the metrics: how each spreadsheet read went. */
+/** What the services tell the metrics: how each spreadsheet read and each PDF render went. */
 export interface ServiceObservers {
   onUploadRead?: (outcome: 'read' | 'refused', seconds: number) => void;
+  onPdfRender?: (outcome: PdfRenderOutcome, seconds: number) => void;
 }
 
 export function createServices(connection: Connection, models: Models, config: Config, changes: LiveChanges, observers: ServiceObservers = {}): Services {
@@ -51,5 +55,6 @@ export function createServices(connection: Connection, models: Models, config: C
     passengerUploads: new PassengerUploadService({ flights: models.flights, limits: config.limits, defaultPhoneRegion: config.passengerDefaultPhoneRegion, onRead: observers.onUploadRead }),
     changes: changes.feed,
     webhooks: createWebhookServices(models, config.webhooks),
+    pdfRenders: new PdfRenders({ maxInFlight: config.limits.pdfRendersMax, maxWaiting: config.limits.pdfRendersQueue }, observers.onPdfRender),
   };
 }

@@ -153,6 +153,21 @@ const limits = {
     default: '2000',
     description: 'A timeline read is large from this many estimated entries on: its range’s days × `GRAPHQL_COST_FLIGHTS_PER_DAY`. Smaller reads never wait',
   }),
+  pdfRendersMax: variable({
+    name: 'PDF_RENDERS_MAX',
+    section: 'exports',
+    schema: wholeNumber(1, 1000),
+    default: '2',
+    description:
+      'PDF passenger manifests rendered at once; more wait their turn, until their client goes away. A render is laid out in slices with a turn of the event loop between them, but every render in flight adds a slice to each turn and holds its pages in memory',
+  }),
+  pdfRendersQueue: variable({
+    name: 'PDF_RENDERS_QUEUE',
+    section: 'exports',
+    schema: wholeNumber(0, 100_000),
+    default: '16',
+    description: 'PDF manifests that may wait for a turn to be rendered; one more answers 503 with `Retry-After`',
+  }),
   rateLimitPerMinute: variable({
     name: 'RATE_LIMIT_PER_MINUTE',
     section: 'requests',

@@ -23,12 +23,14 @@ import type { GraphQLContext } from '../graphql-kit/context';
 import { AppError, badRequest, ErrorCode, invalidInput, payloadTooLarge, truncateText, type ErrorDetail } from '../errors';
 import type { CostContext } from '../graphql-kit/complexity';
 import { startExecutionClock } from './execution-limits';
+import { introspectionLimitRule } from './introspection-limits';
 
 /*
  * Every bound on a GraphQL request's work is checked before that work is spent, cheapest first:
  *   1. tokens, while parsing (graphql-js's own `maxTokens` parse option, set in apollo.ts: the
  *      parser stops at the limit, so no document is read further than that);
- *   2. depth, aliases and directives, as validation rules (graphql-armor);
+ *   2. depth, aliases and directives, as validation rules (graphql-armor), and introspection's
+ *      breadth (introspection-limits.ts: one __schema, a few __type, no aliases inside them);
  *   3. the operation exists and is a query or mutation;
  *   4. a token, when the operation needs one (anonymous callers stop here, before their variables
  *      are read);
@@ -48,13 +50,18 @@ const MAX_COERCION_ERRORS = 20;
 /** Deepest nesting of the variables; the schema's inputs nest three levels (changes.created[i].field). */
 const MAX_VARIABLE_DEPTH = 16;
 
-/** The validation rules of step 2: each reports its error (400) rather than throwing (500). */
+/**
+ * The validation rules of step 2: each reports its error (400) rather than throwing (500). The depth
+ * rule leaves introspection out (explorers' queries are deep): graphql-js's MaxIntrospectionDepthRule
+ * (among the specified rules) bounds how deep it nests, and introspectionLimitRule how broad it is.
+ */
 export function documentLimitRules(limits: Config['limits']): ValidationRule[] {
   const common = { exposeLimits: true, propagateOnRejection: false, onReject: [(context: ValidationContext | null, error: GraphQLError) => context?.reportError(error)] };
   return [
     maxDepthRule({ ...common, n: limits.graphqlMaxDepth, ignoreIntrospection: true }),
     maxAliasesRule({ ...common, n: limits.graphqlMaxAliases }),
     maxDirectivesRule({ ...common, n: limits.graphqlMaxDirectives }),
+    introspectionLimitRule,
   ].map(withStackGuard);
 }
 

@@ -71,6 +71,14 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  private readonly pdfRenderDuration = new Histogram({
+    name: 'passenger_pdf_render_duration_seconds',
+    help: 'PDF passenger manifests that had their turn to be rendered, by outcome (rendered, or stopped because the client went away): the time they held their turn',
+    labelNames: ['outcome'] as const,
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [this.registry],
+  });
+
   private readonly feedLag = new Histogram({
     name: 'change_feed_lag_seconds',
     help: 'Change events handed to this process\'s subscribers: time from the change to its delivery here (the change feed\'s lag)',
@@ -102,6 +110,10 @@ export class Metrics {
 
   observeUpload(outcome: 'read' | 'refused', seconds: number): void {
     this.uploadDuration.observe({ outcome }, seconds);
+  }
+
+  observePdfRender(outcome: 'rendered' | 'stopped', seconds: number): void {
+    this.pdfRenderDuration.observe({ outcome }, seconds);
   }
 
   observeFeedLag(seconds: number): void {

@@ -77,6 +77,19 @@ export interface PassengerUploadPreview {
  * flight's passenger records out, as a preview. Nothing is stored:
  * the client edits the records and sends them with the push.
  */
+/**
+ * The `defaultPhoneRegion` option as a region code (any case, spaces around ignored), or a 400
+ * naming the option. The service checks it before it awaits the file; a transport that reads the
+ * file before the operation runs (the REST form) checks it before reading the body.
+ */
+export function readPhoneRegion(requested: string): CountryCode {
+  const code = requested.trim().toUpperCase();
+  if (isPhoneRegion(code)) return code;
+  throw badRequest(`defaultPhoneRegion must be an ISO 3166-1 alpha-2 country code such as GB, US, DE or FR, got "${truncateText(requested, 20)}"`, [
+    { field: 'defaultPhoneRegion', message: 'expected an ISO 3166-1 alpha-2 country code with a telephone numbering plan, e.g. GB' },
+  ]);
+}
+
 export class PassengerUploadService {
   constructor(private readonly deps: PassengerUploadServiceDeps) {}
 
@@ -166,11 +179,7 @@ export class PassengerUploadService {
   /** The requested default region, checked (a 400 naming the option), else the configured one. */
   private phoneRegion(requested: string | null | undefined): CountryCode | undefined {
     if (requested === null || requested === undefined) return this.deps.defaultPhoneRegion;
-    const code = requested.trim().toUpperCase();
-    if (isPhoneRegion(code)) return code;
-    throw badRequest(`defaultPhoneRegion must be an ISO 3166-1 alpha-2 country code such as GB, US, DE or FR, got "${truncateText(requested, 20)}"`, [
-      { field: 'defaultPhoneRegion', message: 'expected an ISO 3166-1 alpha-2 country code with a telephone numbering plan, e.g. GB' },
-    ]);
+    return readPhoneRegion(requested);
   }
 
   /**

@@ -1,10 +1,10 @@
 import { AppError, ErrorCode, queryTimeout } from '../errors';
-import { clientGone } from '../shared/read-stream';
+import { TurnGate, type TurnGateLimits } from '../shared/turn-gate';
 
 /** Seconds a refused or timed-out client is told to wait: a large read takes about a second at 20,000 flights. */
 const RETRY_AFTER_SECONDS = 1;
 
-export interface LargeReadLimits {
+export interface LargeReadLimits extends TurnGateLimits {
   /** Large reads in flight at once (TIMELINE_LARGE_READS_MAX). */
   maxInFlight: number;
   /** Large reads waiting for a turn; one more is refused with 503 (TIMELINE_LARGE_READS_QUEUE). */
@@ -21,80 +21,38 @@ export interface LargeReadWait {
   timeLimitMs: number;
 }
 
-interface Waiter {
-  admit(): void;
-}
-
 /**
  * Caps how many large timeline reads hold their data at once: each holds its flights' database
  * reply while it arrives, its entries, then its answer's bytes until the socket has taken them, and
  * without a cap N requests in flight hold N of each (docs/performance.md, "Scaling to 20,000
- * flights"). A counting semaphore with a first-come queue: a turn passes to the oldest waiter when a
- * read releases its own. A waiter leaves the queue when its request ends or its time is up (the
- * wait counts against GRAPHQL_TIMEOUT_MS: QUERY_TIMEOUT, as for a query that ran past it); the queue is bounded, one more read is refused at once (503, Retry-After). Small reads never come
- * here (TimelineService decides which reads are large), so they never wait behind large ones.
- * Hand-written: the semaphores on npm (async-mutex, p-limit) have no per-waiter abort and no
- * bounded queue, the two things this one is for.
+ * flights"). A TurnGate (src/shared/turn-gate.ts): a turn passes to the oldest waiter when a read
+ * releases its own. A waiter leaves the queue when its request ends or its time is up (the wait
+ * counts against GRAPHQL_TIMEOUT_MS: QUERY_TIMEOUT, as for a query that ran past it); the queue is
+ * bounded, one more read is refused at once (503, Retry-After). Small reads never come here
+ * (TimelineService decides which reads are large), so they never wait behind large ones.
  */
 export class LargeReadGate {
-  private inFlight = 0;
-  private readonly waiting: Waiter[] = [];
+  private readonly gate: TurnGate;
 
-  constructor(private readonly limits: LargeReadLimits) {}
+  constructor(limits: LargeReadLimits) {
+    this.gate = new TurnGate(limits, queueFull);
+  }
 
   /** Reads holding a turn, and reads waiting for one (the /metrics gauges). */
   stats(): { inFlight: number; waiting: number } {
-    return { inFlight: this.inFlight, waiting: this.waiting.length };
+    return this.gate.stats();
   }
 
   /** Resolves with the turn's release (call it once the read's answer is sent) when the read may go. */
-  async enter({ ended, waitLimitMs, timeLimitMs }: LargeReadWait): Promise<() => void> {
-    if (ended?.aborted) throw clientGone();
-    if (this.inFlight < this.limits.maxInFlight && this.waiting.length === 0) return this.take();
-    if (this.waiting.length >= this.limits.maxWaiting) throw this.queueFull();
-    if (waitLimitMs <= 0) throw queryTimeout(timeLimitMs);
-    return new Promise<() => void>((resolve, reject) => {
-      const waiter: Waiter = {
-        admit: () => {
-          settle();
-          resolve(this.take());
-        },
-      };
-      const leave = (error: AppError) => {
-        settle();
-        const at = this.waiting.indexOf(waiter);
-        if (at >= 0) this.waiting.splice(at, 1);
-        reject(error);
-      };
-      const onEnded = () => leave(clientGone());
-      const timer = setTimeout(() => leave(queryTimeout(timeLimitMs)), waitLimitMs);
-      const settle = () => {
-        clearTimeout(timer);
-        ended?.removeEventListener('abort', onEnded);
-      };
-      ended?.addEventListener('abort', onEnded, { once: true });
-      this.waiting.push(waiter);
-    });
+  enter({ ended, waitLimitMs, timeLimitMs }: LargeReadWait): Promise<() => void> {
+    return this.gate.enter({ ended, limit: { ms: waitLimitMs, error: () => queryTimeout(timeLimitMs) } });
   }
+}
 
-  private take(): () => void {
-    this.inFlight += 1;
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      this.inFlight -= 1;
-      const next = this.waiting.shift();
-      next?.admit();
-    };
-  }
-
-  private queueFull(): AppError {
-    const { maxInFlight, maxWaiting } = this.limits;
-    return new AppError(
-      ErrorCode.SERVICE_UNAVAILABLE,
-      `Too many large timeline reads at once: ${maxInFlight} running (TIMELINE_LARGE_READS_MAX) and ${maxWaiting} waiting (TIMELINE_LARGE_READS_QUEUE); try again shortly, or ask for a shorter range`,
-      { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } },
-    );
-  }
+function queueFull({ maxInFlight, maxWaiting }: TurnGateLimits): AppError {
+  return new AppError(
+    ErrorCode.SERVICE_UNAVAILABLE,
+    `Too many large timeline reads at once: ${maxInFlight} running (TIMELINE_LARGE_READS_MAX) and ${maxWaiting} waiting (TIMELINE_LARGE_READS_QUEUE); try again shortly, or ask for a shorter range`,
+    { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } },
+  );
 }

@@ -139,6 +139,23 @@ describe('early answers reach Node fetch, got, axios and curl', () => {
       sizes: [{ bytes: 20 * MB }],
     },
     {
+      name: 'REST upload to a flight id that is not one: 400',
+      path: () => '/api/broker/v0/upload/0',
+      headers: () => ({ ...bearer(tokens.uploader), 'Content-Type': MULTIPART_TYPE }),
+      head: restHead,
+      expected: { status: 400, code: 'BAD_REQUEST', message: 'path parameter id must be a positive integer, got "0"' },
+      // Within every size limit: refused on the URL, before a byte of the file is read.
+      sizes: [{ bytes: 4 * MB }],
+    },
+    {
+      name: 'REST upload with a bad query parameter: 400',
+      path: () => `${restUpload()}?hiddenRows=zz`,
+      headers: () => ({ ...bearer(tokens.uploader), 'Content-Type': MULTIPART_TYPE }),
+      head: restHead,
+      expected: { status: 400, code: 'BAD_REQUEST', message: 'query parameter hiddenRows must be SKIP or IMPORT, got "zz"' },
+      sizes: [{ bytes: 4 * MB }],
+    },
+    {
       name: 'REST push that is not JSON: 415',
       path: () => `/api/broker/v0/flight/${flightId}/passenger`,
       headers: () => ({ ...bearer(tokens.uploader), 'Content-Type': 'text/plain' }),

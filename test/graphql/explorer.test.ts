@@ -145,8 +145,13 @@ describe('the offline explorer (GraphiQL from npm) and the Sandbox landing page'
       const page = await context.newPage();
       const pageErrors: string[] = [];
       page.on('pageerror', (error) => pageErrors.push(error.message));
+      // GraphiQL reads the schema first: its introspection query passes the introspection limits.
+      const introspection = page.waitForResponse((response) => response.url() === `${server.url}/graphql` && (response.request().postData() ?? '').includes('__schema'));
       await page.goto(`${server.url}/graphiql`);
       await page.locator('.graphiql-container').waitFor({ timeout: 20_000 });
+      const schema = await introspection;
+      expect(schema.status()).toBe(200);
+      expect(((await schema.json()) as { data?: { __schema?: { queryType?: { name?: string } } } }).data?.__schema?.queryType?.name).toBe('Query');
       // The headers editor shows the pre-filled development token.
       await page.getByText(`Bearer ${DEV_TOKEN.slice(0, 20)}`, { exact: false }).first().waitFor({ timeout: 10_000 });
       const answer = page.waitForResponse((response) => response.url() === `${server.url}/graphql` && (response.request().postData() ?? '').includes('NextWeek'));

@@ -202,6 +202,43 @@ describe('POST /api/broker/v0/upload/<id>: the transport', () => {
     expect(answer.body.error.code).toBe('FORBIDDEN');
   });
 
+  it('refuses a bad flight id or query parameter with its 400 before reading the body', async () => {
+    // Each declares a body the limits allow and sends only its start: the answer can only come if it was decided without the body.
+    const head = restForm(Buffer.alloc(0), { closed: false });
+    const refusals: Array<[string, string]> = [
+      ['/api/broker/v0/upload/0', 'path parameter id must be a positive integer, got "0"'],
+      ['/api/broker/v0/upload/abc', 'path parameter id must be a positive integer, got "abc"'],
+      [`/api/broker/v0/upload/${flightId}?hiddenRows=zz`, 'query parameter hiddenRows must be SKIP or IMPORT, got "zz"'],
+      [`/api/broker/v0/upload/${flightId}?foo=1`, 'unknown query parameter "foo": this route accepts hiddenRows, dateOrder, defaultPhoneRegion'],
+      [`/api/broker/v0/upload/${flightId}?hiddenRows=skip&hiddenRows=import`, 'query parameter "hiddenRows" must be given once, as a plain value'],
+      [`/api/broker/v0/upload/${flightId}?dateOrder=ymd`, 'query parameter dateOrder must be DMY (day first, 05/06/1980 is 5 June) or MDY (month first, 6 May), got "ymd"'],
+      [`/api/broker/v0/upload/${flightId}?defaultPhoneRegion=ZZ`, 'defaultPhoneRegion must be an ISO 3166-1 alpha-2 country code such as GB, US, DE or FR, got "ZZ"'],
+    ];
+    for (const [path, message] of refusals) {
+      const answer = await answerWithoutBody({ ...target(), path }, LIMIT, head);
+      expect({ path, status: answer.status, connection: answer.headers.connection, error: answer.body.error }).toEqual({
+        path,
+        status: 400,
+        // An answer before the body: the connection closes once the rest has been dropped (src/http/lingering-close.ts).
+        connection: 'close',
+        error: expect.objectContaining({ code: 'BAD_REQUEST', message }),
+      });
+    }
+    // Good parameters with the same start wait for the body: the file is needed.
+    const good = await postRaw({ ...target(), path: `/api/broker/v0/upload/${flightId}?hiddenRows=import&dateOrder=mdy&defaultPhoneRegion=gb` }, restForm(await buildPassengerWorkbook([passenger()])));
+    expect(good.status).toBe(200);
+  });
+
+  it('answers an empty form to a bad id with the id’s 400, not with the missing file', async () => {
+    const empty = Buffer.from('--upload-boundary-7f1c--\r\n');
+    const answer = await postRaw({ ...target(), path: '/api/broker/v0/upload/0' }, empty);
+    expect(answer.status).toBe(400);
+    expect(answer.body.error.message).toBe('path parameter id must be a positive integer, got "0"');
+    const missing = await postRaw(target(), empty);
+    expect(missing.status).toBe(400);
+    expect(missing.body.error.message).toBe('The form has no file in the field "paxlist"');
+  });
+
   it('refuses a Content-Length no upload can need with 413 at once, without reading the body', async () => {
     const answer = await answerWithoutBody(target(), 100 * 1024 * 1024);
     expect(answer.status).toBe(413);
