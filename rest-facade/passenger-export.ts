@@ -79,7 +79,7 @@ export interface ExportSource {
 }
 
 const WRITERS: Record<Exclude<ExportFormat, 'json'>, (source: ExportSource) => Buffer | Promise<Buffer>> = {
-  xlsx: ({ list }) => writePassengerXlsx(list.passengers),
+  xlsx: ({ list, ended }) => writePassengerXlsx(list.passengers, ended),
   csv: ({ list }) => writePassengerCsv(list.passengers),
   pdf: ({ list, flight, operator, producedAt, ended, pdfRenders }) => {
     if (!flight) throw new Error('the manifest needs the flight: run the operation with withFlight');

@@ -1,8 +1,18 @@
+import { PassThrough } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import ExcelJS from 'exceljs';
+import { clientGone } from '../../shared/read-stream';
 import { EXPORT_COLUMNS, exportRows, type ExportPassenger, type ExportValue } from './export-columns';
 
 /** The template's cell formats: dates as dates, document number and phone as text (leading zeros, the + of E.164). */
 const FORMATS: Partial<Record<string, string>> = { date_born: 'yyyy-mm-dd', scadenza: 'yyyy-mm-dd', numberdoc: '@', phone: '@', row_number_parent_id: '0' };
+
+/**
+ * Rows written between two turns of the event loop. exceljs's in-memory workbook wrote a 2,000-row
+ * list in one synchronous pass (240 to 480 ms of blocked event loop on 2 shared cores); its
+ * streaming writer renders a row as it is committed and compresses on zlib's threads.
+ */
+const ROWS_PER_TURN = 100;
 
 function xlsxValue(value: ExportValue): ExcelJS.CellValue {
   if (value === null) return null;
@@ -17,10 +27,18 @@ function xlsxValue(value: ExportValue): ExcelJS.CellValue {
 /**
  * A flight's passengers as the upload template lays them out: the template's headings in bold on a
  * frozen first row, one passenger per row in list order, the template's value formats. Uploading it
- * gives the same records back.
+ * gives the same records back. Written a slice of rows at a time, with a turn of the event loop
+ * between slices; when `signal` fires (the client went away) it stops at the next slice with clientGone().
  */
-export async function writePassengerXlsx(passengers: readonly ExportPassenger[]): Promise<Buffer> {
-  const workbook = new ExcelJS.Workbook();
+export async function writePassengerXlsx(passengers: readonly ExportPassenger[], signal?: AbortSignal): Promise<Buffer> {
+  const output = new PassThrough();
+  const chunks: Buffer[] = [];
+  output.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const ended = new Promise<void>((resolve, reject) => {
+    output.on('end', resolve);
+    output.on('error', reject);
+  });
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: output, useStyles: true, useSharedStrings: false });
   workbook.creator = 'broker-flight-gateway';
   const sheet = workbook.addWorksheet('Passengers', { views: [{ state: 'frozen', ySplit: 1 }] });
   sheet.columns = EXPORT_COLUMNS.map((column) => ({
@@ -29,7 +47,22 @@ export async function writePassengerXlsx(passengers: readonly ExportPassenger[])
     width: Math.max(14, column.heading.length + 4),
     style: FORMATS[column.field] ? { numFmt: FORMATS[column.field] } : {},
   }));
-  sheet.getRow(1).font = { bold: true };
-  for (const row of exportRows(passengers)) sheet.addRow(row.map(xlsxValue));
-  return Buffer.from(await workbook.xlsx.writeBuffer());
+  const header = sheet.getRow(1);
+  header.font = { bold: true };
+  header.commit();
+  const rows = exportRows(passengers);
+  for (let index = 0; index < rows.length; index += 1) {
+    if (index % ROWS_PER_TURN === 0) {
+      await nextTurn();
+      if (signal?.aborted) {
+        output.destroy();
+        throw clientGone();
+      }
+    }
+    sheet.addRow(rows[index].map(xlsxValue)).commit();
+  }
+  sheet.commit();
+  await workbook.commit();
+  await ended;
+  return Buffer.concat(chunks);
 }
