@@ -13,10 +13,11 @@ export const MAX_RANGE_DAYS = 366;
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 // An ISO 8601 date-time; the offset is optional because FullCalendar leaves it out with a named
 // time zone (the date-time is then a wall-clock time in the request's zone).
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}(:?\d{2})?)?$/;
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-](0\d|1[0-8])(:?[0-5]\d)?)?$/;
 const EXPECTED = 'expected a date YYYY-MM-DD or an ISO 8601 date-time such as 2026-05-01T00:00:00+02:00 (without an offset it is read in the time zone of the request)';
 
-type Bound = { instant: DateTime; dateOnly: boolean };
+/** A bound as read: its instant (a day's first instant for a plain date), and the day itself for a plain date. */
+type Bound = { instant: DateTime; day?: string };
 
 /**
  * The time zone a timeline request is read and answered in: the caller's `timeZone` when given
@@ -56,8 +57,12 @@ function parseDateRangeOnce(start: unknown, end: unknown, timezone: string): Ins
   const from = parseBound('start', start, timezone, problems);
   const until = parseBound('end', end, timezone, problems);
   if (from && until) {
-    const to = until.dateOnly ? until.instant.plus({ days: 1 }) : until.instant;
-    if (from.instant > until.instant) {
+    // A plain end day is included: the range ends where the next day starts.
+    const to = until.day ? startOfDay(DateTime.fromISO(until.day, { zone: 'UTC' }).plus({ days: 1 }).toISODate()!, timezone) : until.instant;
+    // Two plain days compare as days (a day a zone skipped has no instant of its own); else start must
+    // not come after the last instant of the range (an end day's whole day counts).
+    const startAfterEnd = from.day && until.day ? from.day > until.day : from.instant > (until.day ? to.minus({ milliseconds: 1 }) : until.instant);
+    if (startAfterEnd) {
       problems.push({ field: 'start', message: `start (${String(start)}) is after end (${String(end)}): expected start on or before end` });
     } else if (to.diff(from.instant, 'days').days > MAX_RANGE_DAYS) {
       problems.push({ field: 'end', message: `the range from start to end is longer than ${MAX_RANGE_DAYS} days: ask for a shorter range` });
@@ -80,10 +85,10 @@ function parseBound(name: 'start' | 'end', raw: unknown, timezone: string, probl
   // A '+' in a query string decodes to a space: "2026-05-01T00:00:00 02:00" means +02:00.
   const value = raw.trim().replace(/^(\S+T\S+) (\d{2}(:?\d{2})?)$/, '$1+$2');
   let instant: DateTime | undefined;
-  let dateOnly = false;
+  let day: string | undefined;
   if (DATE_ONLY.test(value)) {
-    instant = DateTime.fromISO(value, { zone: timezone });
-    dateOnly = true;
+    instant = DateTime.fromISO(value, { zone: 'UTC' }).isValid ? startOfDay(value, timezone) : DateTime.invalid('not a calendar day');
+    day = value;
   } else if (DATE_TIME.test(value)) {
     // With an offset the instant is absolute; without one, `zone` places the wall-clock time.
     instant = DateTime.fromISO(value, { zone: timezone });
@@ -96,7 +101,40 @@ function parseBound(name: 'start' | 'end', raw: unknown, timezone: string, probl
     problems.push({ field: name, message: `${name} "${truncate(raw)}" is not a real date or time: ${EXPECTED}` });
     return undefined;
   }
-  return { instant, dateOnly };
+  return day ? { instant, day } : { instant };
+}
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * The first instant of calendar day `day` (YYYY-MM-DD) in `zone`: the instant its clocks first show
+ * that day. Not luxon's reading of the wall time `day`T00:00, which is wrong on the days daylight
+ * saving time moves midnight: where midnight comes twice (Atlantic/Azores, America/Havana, clocks
+ * going back at 01:00), luxon takes the second, and the hour between would belong to no day; where
+ * midnight is skipped (clocks going forward at 00:00), luxon moves to 01:00 and a day plus one takes
+ * in an hour of the next. A day a zone skipped whole (Pacific/Apia, 2011-12-30) starts where the next
+ * one does: it holds no instant. Each offset the zone has around that midnight is tried; the day
+ * starts at the earliest instant whose local day is `day` and whose previous millisecond's is not.
+ */
+function startOfDay(day: string, zone: string): DateTime {
+  const target = DateTime.fromISO(day, { zone: 'UTC' });
+  for (let skipped = 0; skipped < 3; skipped += 1) {
+    const date = target.plus({ days: skipped });
+    const isoDay = date.toISODate();
+    const wallMidnight = date.toMillis();
+    let first: number | undefined;
+    for (const probe of [-24, -12, 0, 12, 24]) {
+      const offset = DateTime.fromMillis(wallMidnight + probe * HOUR_MS, { zone }).offset;
+      const candidate = wallMidnight - offset * 60_000;
+      if (first !== undefined && candidate >= first) continue;
+      if (DateTime.fromMillis(candidate, { zone }).toISODate() !== isoDay) continue;
+      if (DateTime.fromMillis(candidate - 1, { zone }).toISODate() === isoDay) continue;
+      first = candidate;
+    }
+    if (first !== undefined) return DateTime.fromMillis(first, { zone });
+  }
+  // No zone skips three days running: unreachable with IANA data.
+  return DateTime.fromISO(day, { zone });
 }
 
 function truncate(value: string): string {

@@ -154,6 +154,18 @@ describe('timeline routes (service TIMEZONE Europe/Rome)', () => {
     expect(offsetLess.body).toEqual(withOffset.body);
   });
 
+  it('puts a flight in the first hour of a day whose midnight comes twice in that day, and none of the next day into a day whose midnight is skipped (Atlantic/Azores)', async () => {
+    // 31 October 2027: at 01:00 Azores summer time (00:00Z) clocks go back to 00:00: the day starts at 00:00Z.
+    const fallBack = await createFlight(testApp, { flightNumber: 'IFL190', resourceId: 1, from: 'LIRF', to: 'LIML', departureAt: '2027-10-31T00:10:00Z', arrivalAt: '2027-10-31T00:50:00Z' });
+    // 28 March 2027: at 00:00 Azores standard time (01:00Z) clocks go forward to 01:00: the day ends at 29 March 00:00Z.
+    const nextDay = await createFlight(testApp, { flightNumber: 'IFL191', resourceId: 1, from: 'LIRF', to: 'LIML', departureAt: '2027-03-29T00:10:00Z', arrivalAt: '2027-03-29T00:40:00Z' });
+    const flightsOn = async (day: string) => ((await get(CALENDAR, `start=${day}&end=${day}&timeZone=Atlantic/Azores`).expect(200)).body as Array<{ flight_id: number }>).map((entry) => entry.flight_id);
+    expect(await flightsOn('2027-10-31')).toEqual([fallBack]);
+    expect(await flightsOn('2027-10-30')).toEqual([]);
+    expect(await flightsOn('2027-03-28')).toEqual([]);
+    expect(await flightsOn('2027-03-29')).toEqual([nextDay]);
+  });
+
   it('returns an empty array for a range without flights', async () => {
     const response = await get(CALENDAR, 'start=2030-01-01&end=2030-01-31').expect(200);
     expect(response.body).toEqual([]);
@@ -167,6 +179,9 @@ describe('timeline routes (service TIMEZONE Europe/Rome)', () => {
     ['end is an impossible date', 'start=2026-02-01&end=2026-02-30', 'end'],
     ['a date-time has no time', 'start=2026-06-10T&end=2026-06-11', 'start'],
     ['start is after end', 'start=2026-06-11&end=2026-06-10', 'start'],
+    ['start is a date-time after the end day', 'start=2026-06-11T00:00:00Z&end=2026-06-10&timeZone=UTC', 'start'],
+    ['an offset beyond 18 hours', 'start=2026-06-10T00:00:00%2B25:00&end=2026-06-11', 'start'],
+    ['an offset with 60 minutes', 'start=2026-06-10&end=2026-06-11T00:00:00%2B02:60', 'end'],
     ['the range is longer than 366 days', 'start=2026-01-01&end=2027-01-03', 'end'],
     ['a parameter is an operator object', 'start[$gt]=2026-01-01&end=2026-06-10', 'start[$gt]'],
     ['a parameter is repeated', 'start=2026-06-10&start=2026-06-11&end=2026-06-12', 'start'],

@@ -129,3 +129,26 @@ describe('parseDateRange', () => {
     expect(refusal(() => parseDateRange('2026-02-01', '2026-02-01T25:00:00Z', 'UTC')).details[0].message).toMatch(/^end "2026-02-01T25:00:00Z" is not a real date or time/);
   });
 });
+
+describe('parseDateRange on the days daylight saving time moves midnight', () => {
+  it('starts a day where its clocks first show it: midnight twice (clocks back at 01:00), midnight skipped (forward at 00:00), a day skipped whole', () => {
+    // Atlantic/Azores, 31 October 2027: 01:00 summer time (00:00Z) goes back to 00:00; the next midnight is at 01:00Z.
+    expect(iso(parseDateRange('2027-10-31', '2027-10-31', 'Atlantic/Azores'))).toEqual(['2027-10-31T00:00:00.000Z', '2027-11-01T01:00:00.000Z']);
+    // Atlantic/Azores, 28 March 2027: 00:00 standard time (01:00Z) goes forward to 01:00: a day of 23 hours.
+    expect(iso(parseDateRange('2027-03-28', '2027-03-28', 'Atlantic/Azores'))).toEqual(['2027-03-28T01:00:00.000Z', '2027-03-29T00:00:00.000Z']);
+    // America/Havana, 7 November 2027: clocks go back at 01:00, so the day starts at the first 00:00 (04:00Z).
+    expect(iso(parseDateRange('2027-11-07', '2027-11-07', 'America/Havana'))[0]).toBe('2027-11-07T04:00:00.000Z');
+    // Pacific/Apia skipped 30 December 2011: the day holds no instant.
+    expect(iso(parseDateRange('2011-12-30', '2011-12-30', 'Pacific/Apia'))).toEqual(['2011-12-30T10:00:00.000Z', '2011-12-30T10:00:00.000Z']);
+    // Days whose change is not at midnight start at midnight as before (Rome, 28 March 2027: 23 hours).
+    expect(iso(parseDateRange('2027-03-28', '2027-03-28', 'Europe/Rome'))).toEqual(['2027-03-27T23:00:00.000Z', '2027-03-28T22:00:00.000Z']);
+  });
+
+  it('takes a date-time start inside a plain end day, and refuses offsets no zone has', () => {
+    expect(iso(parseDateRange('2027-05-12T22:00:00Z', '2027-05-12', 'UTC'))).toEqual(['2027-05-12T22:00:00.000Z', '2027-05-13T00:00:00.000Z']);
+    expect(refusal(() => parseDateRange('2027-05-13T00:00:00Z', '2027-05-12', 'UTC')).details[0]).toMatchObject({ field: 'start' });
+    expect(iso(parseDateRange('2027-05-12T00:00:00+14:00', '2027-05-12T00:00:00-12:00', 'UTC'))).toEqual(['2027-05-11T10:00:00.000Z', '2027-05-12T12:00:00.000Z']);
+    expect(refusal(() => parseDateRange('2027-05-12T00:00:00+25:00', '2027-05-13', 'UTC')).details[0]).toMatchObject({ field: 'start' });
+    expect(refusal(() => parseDateRange('2027-05-12', '2027-05-13T00:00:00+02:60', 'UTC')).details[0]).toMatchObject({ field: 'end' });
+  });
+});
