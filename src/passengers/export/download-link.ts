@@ -41,7 +41,8 @@ export function verifyDownload(
   nowSeconds: number,
 ): { ok: true; grant: DownloadGrant } | { ok: false; reason: string } {
   const { format, expires, sub, signature: given } = query;
-  if (!format || !expires || !sub || !given || !/^\d{1,12}$/.test(expires)) return { ok: false, reason: 'the link lacks format, expires, sub or signature' };
+  // expires as the link wrote it (no leading zero): a link changed in any part is refused.
+  if (!format || !expires || !sub || !given || !/^[1-9]\d{0,11}$/.test(expires)) return { ok: false, reason: 'the link lacks format, expires, sub or signature' };
   const grant: DownloadGrant = { flightId, format, subject: sub, expires: Number(expires) };
   const expected = Buffer.from(signature(grant, key));
   const actual = Buffer.from(given);

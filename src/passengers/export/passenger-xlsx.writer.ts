@@ -14,14 +14,24 @@ const FORMATS: Partial<Record<string, string>> = { date_born: 'yyyy-mm-dd', scad
  */
 const ROWS_PER_TURN = 100;
 
+/**
+ * Excel counts days as if 1900 had a 29 February, so a date before 1 March 1900 has no serial
+ * exceljs writes right (it wrote 1900-01-01 as a cell of 1900-01-02): such a date is written as its
+ * `YYYY-MM-DD` text, which the upload reads back as the same day.
+ */
+const FIRST_SERIAL_DAY = '1900-03-01';
+
 function xlsxValue(value: ExportValue): ExcelJS.CellValue {
   if (value === null) return null;
   if (value.kind === 'number') return value.value;
   if (value.kind === 'date') {
+    if (value.text < FIRST_SERIAL_DAY) return value.text;
     const [year, month, day] = value.text.split('-').map(Number);
     return new Date(Date.UTC(year, month - 1, day));
   }
-  return value.text;
+  // OOXML escapes characters as _xHHHH_ in text, which readers (Excel, exceljs, the upload) decode:
+  // a text that holds such a sequence itself keeps it by escaping its underscore (_x005F_).
+  return value.text.replace(/_x([0-9A-Fa-f]{4})_/g, '_x005F_x$1_');
 }
 
 /**
