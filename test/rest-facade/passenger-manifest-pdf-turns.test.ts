@@ -1,4 +1,5 @@
-import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
+import type { ClientRequest } from 'node:http';
+import { holdRequest, type HeldRequest } from '../helpers/held-request';
 import { PassengerListExportsDocument } from '../../src/graphql/generated/operations';
 import { Metrics } from '../../src/metrics/metrics';
 import { listen } from '../clients/listening-app';
@@ -15,13 +16,6 @@ import { createFlight, createReferenceData } from '../helpers/timeline-fixtures'
  */
 
 const PASSENGERS = 2_000;
-
-interface HeldRequest {
-  req: ClientRequest;
-  head: Promise<IncomingMessage>;
-  body(): Promise<Buffer>;
-  answered(): boolean;
-}
 
 interface Gauges {
   inFlight: number;
@@ -64,27 +58,7 @@ describe('PDF manifests are rendered in slices and in turns (PDF_RENDERS_MAX, PD
   async function heldPdf(subject: string): Promise<HeldRequest> {
     server ??= await listen(testApp.app);
     const token = await testApp.token(['passengers:read', 'timeline:read'], subject);
-    const req = httpRequest(`${server.url}/api/broker/v0/flight/${flightId}/passenger?format=pdf`, { headers: { authorization: `Bearer ${token}` } });
-    sent.push(req);
-    let arrived = false;
-    const head = new Promise<IncomingMessage>((resolve, reject) => {
-      req.on('response', (res) => {
-        arrived = true;
-        resolve(res);
-      });
-      req.on('error', reject);
-    });
-    req.end();
-    return {
-      req,
-      head,
-      answered: () => arrived,
-      body: async () => {
-        const chunks: Buffer[] = [];
-        for await (const chunk of await head) chunks.push(chunk as Buffer);
-        return Buffer.concat(chunks);
-      },
-    };
+    return holdRequest(`${server.url}/api/broker/v0/flight/${flightId}/passenger?format=pdf`, sent, { headers: { authorization: `Bearer ${token}` } });
   }
 
   async function gauges(): Promise<Gauges> {

@@ -1,4 +1,5 @@
-import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
+import type { ClientRequest } from 'node:http';
+import { holdRequest, type HeldRequest } from '../helpers/held-request';
 import { print } from 'graphql';
 import { TimelineEventsDocument } from '../../src/graphql/generated/operations';
 import { Metrics } from '../../src/metrics/metrics';
@@ -15,16 +16,6 @@ const LARGE = '/api/broker/v0/calendar/timeline/event?start=2026-05-01&end=2026-
 const SMALL = '/api/broker/v0/calendar/timeline/event?start=2026-05-10&end=2026-05-10';
 
 /** A request whose answer is read only when asked: until then its bytes fill the sockets and the server's response stays unfinished. */
-interface HeldRequest {
-  req: ClientRequest;
-  /** Settles with the status line and headers as soon as they arrive. */
-  head: Promise<IncomingMessage>;
-  /** Reads the whole body (resumes a paused one) and settles with it. */
-  body(): Promise<string>;
-  /** Whether the answer's head has arrived. */
-  answered(): boolean;
-}
-
 describe('large timeline reads take turns (TIMELINE_LARGE_READS_MAX, TIMELINE_LARGE_READS_QUEUE)', () => {
   let testApp: TestApp;
   let metrics: Metrics;
@@ -65,28 +56,7 @@ describe('large timeline reads take turns (TIMELINE_LARGE_READS_MAX, TIMELINE_LA
   function held(path: string, method = 'GET', body?: string): HeldRequest {
     const headers: Record<string, string> = { authorization: `Bearer ${token}` };
     if (body) Object.assign(headers, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
-    const req = httpRequest({ socketPath: socketFile.socketPath, path, method, headers });
-    sent.push(req);
-    let arrived = false;
-    const head = new Promise<IncomingMessage>((resolve, reject) => {
-      req.on('response', (res) => {
-        arrived = true;
-        resolve(res);
-      });
-      req.on('error', reject);
-    });
-    req.end(body);
-    return {
-      req,
-      head,
-      answered: () => arrived,
-      body: async () => {
-        const res = await head;
-        const chunks: Buffer[] = [];
-        for await (const chunk of res) chunks.push(chunk as Buffer);
-        return Buffer.concat(chunks).toString('utf8');
-      },
-    };
+    return holdRequest({ socketPath: socketFile.socketPath, path, method }, sent, { headers, body });
   }
 
   async function gauges(): Promise<{ inFlight: number; waiting: number }> {
@@ -115,9 +85,9 @@ describe('large timeline reads take turns (TIMELINE_LARGE_READS_MAX, TIMELINE_LA
     await until({ inFlight: 1, waiting: 1 });
     expect(second.answered()).toBe(false);
 
-    expect(JSON.parse(await first.body())).toHaveLength(FLIGHTS);
+    expect(JSON.parse(await first.text())).toHaveLength(FLIGHTS);
     expect((await second.head).statusCode).toBe(200);
-    expect(JSON.parse(await second.body())).toHaveLength(FLIGHTS);
+    expect(JSON.parse(await second.text())).toHaveLength(FLIGHTS);
     await until({ inFlight: 0, waiting: 0 });
   });
 
@@ -129,13 +99,13 @@ describe('large timeline reads take turns (TIMELINE_LARGE_READS_MAX, TIMELINE_LA
 
     const small = held(SMALL);
     expect((await small.head).statusCode).toBe(200);
-    expect(JSON.parse(await small.body()).length).toBeGreaterThan(0);
+    expect(JSON.parse(await small.text()).length).toBeGreaterThan(0);
 
     const refused = held(LARGE);
     const refusedHead = await refused.head;
     expect(refusedHead.statusCode).toBe(503);
     expect(refusedHead.headers['retry-after']).toBe('1');
-    const refusal = JSON.parse(await refused.body()) as { message: string };
+    const refusal = JSON.parse(await refused.text()) as { message: string };
     expect(JSON.stringify(refusal)).toContain('TIMELINE_LARGE_READS_QUEUE');
 
     const query = JSON.stringify({ query: print(TimelineEventsDocument), variables: { view: 'CALENDAR', start: '2026-05-01', end: '2026-05-31' } });
@@ -143,7 +113,7 @@ describe('large timeline reads take turns (TIMELINE_LARGE_READS_MAX, TIMELINE_LA
     const graphqlHead = await refusedGraphql.head;
     expect(graphqlHead.statusCode).toBe(503);
     expect(graphqlHead.headers['retry-after']).toBe('1');
-    const graphqlAnswer = JSON.parse(await refusedGraphql.body()) as { data?: unknown; errors: { message: string; extensions: { code: string } }[] };
+    const graphqlAnswer = JSON.parse(await refusedGraphql.text()) as { data?: unknown; errors: { message: string; extensions: { code: string } }[] };
     expect(graphqlAnswer.errors[0].extensions.code).toBe('SERVICE_UNAVAILABLE');
     expect(graphqlAnswer.errors[0].message).toContain('TIMELINE_LARGE_READS_QUEUE');
     expect(second.answered()).toBe(false);
@@ -159,7 +129,7 @@ describe('large timeline reads take turns (TIMELINE_LARGE_READS_MAX, TIMELINE_LA
     const query = JSON.stringify({ query: `{ a: timelineEvents(${range}) { flightId } b: timelineEvents(${range}) { flightId } }` });
     const both = held('/graphql', 'POST', query);
     expect((await both.head).statusCode).toBe(200);
-    const answer = JSON.parse(await both.body()) as { data: { a: unknown[]; b: unknown[] } };
+    const answer = JSON.parse(await both.text()) as { data: { a: unknown[]; b: unknown[] } };
     expect(answer.data.a).toHaveLength(FLIGHTS);
     expect(answer.data.b).toHaveLength(FLIGHTS);
     await until({ inFlight: 0, waiting: 0 });
@@ -179,7 +149,7 @@ describe('large timeline reads take turns (TIMELINE_LARGE_READS_MAX, TIMELINE_LA
     await until({ inFlight: 1, waiting: 1 });
     await first.body();
     expect((await next.head).statusCode).toBe(200);
-    expect(JSON.parse(await next.body())).toHaveLength(FLIGHTS);
+    expect(JSON.parse(await next.text())).toHaveLength(FLIGHTS);
     await until({ inFlight: 0, waiting: 0 });
   });
 });
