@@ -147,6 +147,7 @@ function expectGuideStructure(text: string) {
 describe('GET /flight/<id>/passenger as a PAXLST message', () => {
   let testApp: TestApp;
   let reader: string;
+  let writer: string;
   let flightId: number;
 
   beforeAll(async () => {
@@ -154,7 +155,7 @@ describe('GET /flight/<id>/passenger as a PAXLST message', () => {
     reader = `Bearer ${await testApp.token(['passengers:read', 'timeline:read'], 'apis-clerk')}`;
     await createReferenceData(testApp);
     flightId = await createFlight(testApp, { resourceId: 2, from: 'LPPT', to: 'LIRF', departureAt: '2026-12-15T08:00:00Z', arrivalAt: '2026-12-15T11:00:00Z' });
-    const writer = `Bearer ${await testApp.token(['passengers:write'])}`;
+    writer = `Bearer ${await testApp.token(['passengers:write'])}`;
     const created = [
       passengerRecord(1, { surname: 'Wróbel', name: 'Łukasz Piotr', nazionalita: 'PL', luogonascita: 'PL', issuingstate: 'PL', numberdoc: 'EA0012345', date_born: '1979-03-04', scadenza: '2030-07-08' }),
       passengerRecord(2, { surname: 'Nguyễn', name: 'Văn An', nazionalita: 'VN', luogonascita: 'VN', gender: 'F', typedoc: 'I' }),
@@ -237,8 +238,71 @@ describe('GET /flight/<id>/passenger as a PAXLST message', () => {
   });
 
   it('transliterates names by ICAO Doc 9303', () => {
-    expect(transliterateIcao('Ærøskøbing Åsa Þór Œuvre Łódź Ĳssel')).toBe('AEROESKOEBING AASA THOR OEUVRE LODZ IJSSEL');
-    expect(transliterateIcao("O'Brien-Smith  Nguyễn Erdős")).toBe('OBRIEN SMITH NGUYEN ERDOS');
+    expect(transliterateIcao('Ærøskøbing Åsa Þór Œuvre Łódź Ĳssel')).toEqual({ text: 'AEROESKOEBING AASA THOR OEUVRE LODZ IJSSEL', untransliterable: [] });
+    expect(transliterateIcao("O'Brien-Smith  Nguyễn Erdős").text).toBe('OBRIEN SMITH NGUYEN ERDOS');
+    // Cyrillic by the table's main column, and with the exceptions of the language named.
+    expect(transliterateIcao('Щербаков Юлия Ёлкина Подъячев Ильич').text).toBe('SHCHERBAKOV IULIIA ELKINA PODIEIACHEV ILICH');
+    expect(transliterateIcao('Григорович Їжак Євген', 'ukr').text).toBe('GRYGOROVYCH IZHAK IEVGEN');
+    expect(transliterateIcao('Багдановіч Арлоў Алёна', 'bel').text).toBe('BAHDANOVICH ARLOU ALIONA');
+    expect(transliterateIcao('Щерев', 'bul').text).toBe('SHTEREV');
+    expect(transliterateIcao('Ѓорѓи Џафер Ќосе', 'mkd').text).toBe('GJORGJI DJAFER KJOSE');
+    expect(transliterateIcao('Ђорђе Љиљана Њего Жарко Хаџић Ћирић', 'srp').text).toBe('DORDE LJILJANA NJEGO ZARKO HADZIC CIRIC');
+    // What Doc 9303 gives no Latin form for is listed, never guessed.
+    expect(transliterateIcao('Smith 小明')).toEqual({ text: 'SMITH', untransliterable: ['小', '明'] });
+    expect(transliterateIcao('Παπαδόπουλος').untransliterable).toEqual(['Π', 'Α', 'Δ', 'Ό', 'Ο', 'Υ', 'Λ', 'Σ']);
+    expect(transliterateIcao('Lee 😀').untransliterable).toEqual(['😀']);
+  });
+
+  it('writes Cyrillic names as ICAO Doc 9303 transliterates them, with the exceptions of the document’s issuing state’s language', async () => {
+    const id = await createFlight(testApp, { resourceId: 2, from: 'LPPT', to: 'LIRF', departureAt: '2026-12-18T08:00:00Z', arrivalAt: '2026-12-18T11:00:00Z' });
+    const created = [
+      passengerRecord(401, { surname: 'Щербаков', name: 'Юлия Сергеевна', nazionalita: 'RU', luogonascita: 'RU', issuingstate: 'RU' }),
+      passengerRecord(402, { surname: 'Шевченко', name: 'Тарас Григорович', nazionalita: 'UA', luogonascita: 'UA', issuingstate: 'UA' }),
+      passengerRecord(403, { surname: 'Багдановіч', name: 'Максім', nazionalita: 'BY', luogonascita: 'BY', issuingstate: 'BY' }),
+    ];
+    await request(testApp.app).post(`/api/broker/v0/flight/${id}/passenger`).set('Authorization', writer).send({ created, modified: [], deleted: [] }).expect(200);
+    const res = await request(testApp.app).get(`/api/broker/v0/flight/${id}/passenger?format=paxlst`).set('Authorization', reader).buffer(true).parse(binary).expect(200);
+    const text = (res.body as Buffer).toString('latin1');
+    expectGuideStructure(text);
+    expect(parseEdifact(text).filter((segment) => segment.tag === 'NAD' && segment.elements[0][0] === 'FL').map(show)).toEqual([
+      'NAD+FL+++SHCHERBAKOV:IULIIA:SERGEEVNA',
+      'NAD+FL+++SHEVCHENKO:TARAS:GRYGOROVYCH',
+      'NAD+FL+++BAHDANOVICH:MAKSIM',
+    ]);
+  });
+
+  it('is a 422 listing every passenger whose name has characters ICAO Doc 9303 gives no Latin form for, and writes no part of any', async () => {
+    const id = await createFlight(testApp, { resourceId: 2, from: 'LPPT', to: 'LIRF', departureAt: '2026-12-19T08:00:00Z', arrivalAt: '2026-12-19T11:00:00Z' });
+    const created = [
+      passengerRecord(501, { surname: 'Rossi', name: 'Maria' }),
+      passengerRecord(502, { surname: 'Smith', name: '小明', nazionalita: 'CN' }),
+      passengerRecord(503, { surname: '山田', name: '太郎', nazionalita: 'JP' }),
+      passengerRecord(504, { surname: 'محمد', name: 'Ali', nazionalita: 'EG' }),
+      passengerRecord(505, { surname: 'כהן', name: 'David', nazionalita: 'IL' }),
+      passengerRecord(506, { surname: 'Παπαδόπουλος', name: 'Νίκος', nazionalita: 'GR' }),
+      passengerRecord(507, { surname: 'Lee', name: 'Ann 😀' }),
+    ];
+    await request(testApp.app).post(`/api/broker/v0/flight/${id}/passenger`).set('Authorization', writer).send({ created, modified: [], deleted: [] }).expect(200);
+    const res = await request(testApp.app).get(`/api/broker/v0/flight/${id}/passenger?format=paxlst`).set('Authorization', reader).expect(422);
+    expect(res.body.error.code).toBe('UNPROCESSABLE');
+    expect(res.body.error.message).toMatch(/^PAXLST cannot carry the names of 6 passengers \(rows 2, 3, 4, 5, 6, 7\)/);
+    expect(res.body.error.message).toMatch(/machine-readable zone/);
+    expect(res.body.error.message).toMatch(/xlsx and csv/);
+    expect(res.body.error.details.map((detail: { row: number; id: number; field: string; value: string }) => [detail.row, detail.id, detail.field, detail.value])).toEqual([
+      [2, 502, 'name', '小明'],
+      [3, 503, 'surname', '山田'],
+      [3, 503, 'name', '太郎'],
+      [4, 504, 'surname', 'محمد'],
+      [5, 505, 'surname', 'כהן'],
+      [6, 506, 'surname', 'ΠΑΠΑΔΌΠΟΥΛΟΣ'],
+      [6, 506, 'name', 'ΝΊΚΟΣ'],
+      [7, 507, 'name', 'ANN 😀'],
+    ]);
+    expect(res.body.error.details[0].message).toBe(
+      'Passenger 2 (id 502): given names "小明" has characters with no Latin transliteration in ICAO Doc 9303: 小 (Han, U+5C0F), 明 (Han, U+660E); store the name\'s Latin form as printed in the passport\'s machine-readable zone',
+    );
+    // Refused before anything is recorded: no export in the history.
+    expect((await testApp.graphql(PassengerListExportsDocument, { flightId: id })).body.data!.passengerListExports).toEqual([]);
   });
 
   it('is a 422 naming the settings on a service without them', async () => {

@@ -1,6 +1,7 @@
 import countries from 'i18n-iso-countries';
+import { unprocessable, type ErrorDetail } from '../../errors';
 import type { ExportPassenger } from './export-columns';
-import { toUnoaText, transliterateIcao } from './icao-transliteration';
+import { cyrillicLanguageOf, describeCharacter, toUnoaText, transliterateIcao } from './icao-transliteration';
 import type { ManifestEndpoint } from './passenger-pdf.writer';
 
 /** Who sends the message to whom, and who reports (configuration: PAXLST_SENDER_ID…). */
@@ -51,6 +52,56 @@ export function carrierOf(flightNumber: string): string | undefined {
   return /^([A-Z]{3})\d{1,4}[A-Z]?$/.exec(compact)?.[1] ?? /^((?=[A-Z0-9]{0,1}[A-Z])[A-Z0-9]{2})\d{1,4}[A-Z]?$/.exec(compact)?.[1];
 }
 
+/** A passenger's name as NAD's party name components: surname, first given name, other given names. */
+type PaxlstName = [surname: string, first: string, others: string];
+
+const NAME_FIELDS = [
+  { field: 'surname', label: 'surname' },
+  { field: 'name', label: 'given names' },
+] as const;
+
+/**
+ * Each passenger's name transliterated for NAD (ICAO Doc 9303, with the Cyrillic exceptions of the
+ * language of the document's issuing state), or a 422 listing every name with characters that have
+ * no Latin form (Chinese, Japanese, Korean, Arabic, Hebrew, Greek letters, emoji): such a name is
+ * never written in part.
+ */
+function paxlstNames(passengers: readonly ExportPassenger[]): PaxlstName[] {
+  const problems: ErrorDetail[] = [];
+  const names = passengers.map((passenger, index): PaxlstName => {
+    const language = cyrillicLanguageOf(passenger.issuingstate);
+    const [surname, given] = NAME_FIELDS.map(({ field, label }) => {
+      const value = passenger[field];
+      const { text, untransliterable } = transliterateIcao(value, language);
+      if (untransliterable.length || !text) {
+        const what = untransliterable.length
+          ? `has characters with no Latin transliteration in ICAO Doc 9303: ${untransliterable.slice(0, 10).map(describeCharacter).join(', ')}${untransliterable.length > 10 ? ` and ${untransliterable.length - 10} more` : ''}`
+          : 'has no letter PAXLST can write';
+        problems.push({
+          field,
+          id: passenger.id,
+          row: index + 1,
+          value,
+          message: `Passenger ${index + 1} (id ${passenger.id}): ${label} "${value}" ${what}; store the name's Latin form as printed in the passport's machine-readable zone`,
+        });
+      }
+      return text;
+    });
+    const [first = '', ...more] = given.split(' ');
+    return [surname, first, more.join(' ')];
+  });
+  if (problems.length) {
+    const rows = [...new Set(problems.map((problem) => problem.row as number))];
+    throw unprocessable(
+      `PAXLST cannot carry the names of ${rows.length} passenger${rows.length === 1 ? '' : 's'} (${rows.length === 1 ? 'row' : 'rows'} ${rows.slice(0, 20).join(', ')}${rows.length > 20 ? '…' : ''}): ` +
+        'they have characters with no Latin transliteration in ICAO Doc 9303 (Chinese, Japanese, Korean, Arabic, Hebrew or Greek script, symbols), and a name is never sent in part. ' +
+        'Store each name\'s Latin form as printed in the passport\'s machine-readable zone (push or upload the list again); the xlsx and csv exports keep every character as stored',
+      problems,
+    );
+  }
+  return names;
+}
+
 /**
  * A UN/EDIFACT PAXLST (D.05B, IATA's association code) for one flight leg, laid out as the
  * WCO/IATA/ICAO PAXLST Implementation Guide (6.0) frames its air-mode example: service string
@@ -59,7 +110,8 @@ export function carrierOf(flightNumber: string): string | undefined {
  * local times (group 3), then per passenger (group 4) NAD+FL, sex, date of birth, ports of
  * embarkation and debarkation, place of birth, nationality, and the travel document with its
  * expiry and issuing state (group 5); CNT+42 and trailers with their counts. UNOA: upper case,
- * names transliterated by ICAO Doc 9303, service characters in data released with `?`.
+ * names transliterated by ICAO Doc 9303 (a name with characters it gives no Latin form for is a
+ * 422, see paxlstNames), service characters in data released with `?`.
  * test/rest-facade/passenger-paxlst.test.ts checks the structure against the guide's.
  */
 export function writePassengerPaxlst(input: PaxlstInput): Buffer {
@@ -70,21 +122,21 @@ export function writePassengerPaxlst(input: PaxlstInput): Buffer {
   const reference = `${date}${time}${at.slice(17, 19)}`;
   const from = airportCode(input.departure);
   const to = airportCode(input.arrival);
+  const names = paxlstNames(input.passengers);
 
   const message: string[] = [
     segment('UNH', '1', ['PAXLST', 'D', '05B', 'UN', 'IATA']),
     segment('BGM', '745'),
     segment('NAD', 'MS', '', '', toUnoaText(input.parties.reportingParty)),
-    segment('TDT', '20', transliterateIcao(input.flightNumber), '', '', carrierOf(input.flightNumber) ?? ''),
+    segment('TDT', '20', transliterateIcao(input.flightNumber).text, '', '', carrierOf(input.flightNumber) ?? ''),
     segment('LOC', '125', from),
     segment('DTM', ['189', localDateTime(input.departure.localTime), '201']),
     segment('LOC', '87', to),
     segment('DTM', ['232', localDateTime(input.arrival.localTime), '201']),
   ];
-  for (const passenger of input.passengers) {
-    const [first = '', ...more] = transliterateIcao(passenger.name).split(' ');
+  input.passengers.forEach((passenger, index) => {
     message.push(
-      segment('NAD', 'FL', '', '', [transliterateIcao(passenger.surname), first, more.join(' ')]),
+      segment('NAD', 'FL', '', '', names[index]),
       segment('ATT', '2', '', sexCode(passenger.gender)),
       segment('DTM', ['329', yymmdd(passenger.date_born)]),
       segment('LOC', '178', from),
@@ -92,11 +144,11 @@ export function writePassengerPaxlst(input: PaxlstInput): Buffer {
       // Place of birth is a name (C517's fourth component); what is stored is the country of birth.
       segment('LOC', '180', ['', '', '', alpha3(passenger.luogonascita)]),
       segment('NAT', '2', alpha3(passenger.nazionalita)),
-      segment('DOC', passenger.typedoc === 'I' ? 'I' : 'P', transliterateIcao(passenger.numberdoc)),
+      segment('DOC', passenger.typedoc === 'I' ? 'I' : 'P', transliterateIcao(passenger.numberdoc).text),
       segment('DTM', ['36', yymmdd(passenger.scadenza)]),
       segment('LOC', '91', alpha3(passenger.issuingstate)),
     );
-  }
+  });
   message.push(segment('CNT', ['42', String(input.passengers.length)]));
   message.push(segment('UNT', String(message.length + 1), '1'));
 
