@@ -305,6 +305,45 @@ describe('GET /flight/<id>/passenger as a PAXLST message', () => {
     expect((await testApp.graphql(PassengerListExportsDocument, { flightId: id })).body.data!.passengerListExports).toEqual([]);
   });
 
+  it('writes a name part of up to 70 characters whole, and refuses one longer with a 422 naming the passenger, never cutting it', async () => {
+    // D.05B's party name component (C080 3036) holds 70 characters.
+    const fits = await createFlight(testApp, { resourceId: 2, from: 'LPPT', to: 'LIRF', departureAt: '2026-12-20T08:00:00Z', arrivalAt: '2026-12-20T11:00:00Z' });
+    const seventy = 'Wolfeschlegelsteinhausenbergerdorff'.repeat(2);
+    await request(testApp.app)
+      .post(`/api/broker/v0/flight/${fits}/passenger`)
+      .set('Authorization', writer)
+      .send({ created: [passengerRecord(601, { surname: seventy, name: 'Hubert Blaine' })], modified: [], deleted: [] })
+      .expect(200);
+    const ok = await request(testApp.app).get(`/api/broker/v0/flight/${fits}/passenger?format=paxlst`).set('Authorization', reader).buffer(true).parse(binary).expect(200);
+    const text = (ok.body as Buffer).toString('latin1');
+    expectGuideStructure(text);
+    expect(text).toContain(`NAD+FL+++${seventy.toUpperCase()}:HUBERT:BLAINE'`);
+
+    const long = await createFlight(testApp, { resourceId: 2, from: 'LPPT', to: 'LIRF', departureAt: '2026-12-21T08:00:00Z', arrivalAt: '2026-12-21T11:00:00Z' });
+    const hundred = 'Wolfeschlegelsteinhausenbergerdorff '.repeat(3).slice(0, 100);
+    const created = [
+      passengerRecord(701, { surname: 'Rossi', name: 'Maria' }),
+      passengerRecord(702, { surname: hundred, name: 'Hubert' }),
+      // 65 characters as stored, 77 once ö is written OE.
+      passengerRecord(703, { surname: 'Schönhöfer-'.repeat(5) + 'Schönhöfer', name: 'Jörg' }),
+      passengerRecord(704, { surname: 'Bianchi', name: 'Maria Anna Beatrice Carla Donatella Elena Francesca Giulia Ilaria Lucia Nicoletta' }),
+    ];
+    await request(testApp.app).post(`/api/broker/v0/flight/${long}/passenger`).set('Authorization', writer).send({ created, modified: [], deleted: [] }).expect(200);
+    const res = await request(testApp.app).get(`/api/broker/v0/flight/${long}/passenger?format=paxlst`).set('Authorization', reader).expect(422);
+    expect(res.body.error.message).toMatch(/^PAXLST cannot carry the names of 3 passengers \(rows 2, 3, 4\): rows 2, 3, 4 have a name part longer than the 70 characters one PAXLST name component holds\. A name is never sent in part or cut/);
+    expect(res.body.error.message).toMatch(/machine-readable zone/);
+    expect(res.body.error.details.map((detail: Record<string, unknown>) => [detail.row, detail.id, detail.field, detail.length, detail.max])).toEqual([
+      [2, 702, 'surname', 100, 70],
+      [3, 703, 'surname', 77, 70],
+      [4, 704, 'name', 75, 70],
+    ]);
+    expect(res.body.error.details[1].message).toBe(
+      'Passenger 3 (id 703): the surname is 77 characters as PAXLST writes it ("SCHOENHOEFER SCHOENHOEFER SCHOENHOEFER SCHOENHOEFER SCHOENHOEFER SCHOENHOEFER"), over the 70 that one name component holds (C080 3036, an..70 in D.05B); store the name as printed in the passport\'s machine-readable zone',
+    );
+    expect(res.body.error.details[2].message).toMatch(/^Passenger 4 \(id 704\): the given names after the first are 75 characters/);
+    expect((await testApp.graphql(PassengerListExportsDocument, { flightId: long })).body.data!.passengerListExports).toEqual([]);
+  });
+
   it('is a 422 naming the settings on a service without them', async () => {
     const other = await startTestApp('passenger_paxlst_unset');
     try {

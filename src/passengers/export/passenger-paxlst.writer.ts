@@ -55,47 +55,89 @@ export function carrierOf(flightNumber: string): string | undefined {
 /** A passenger's name as NAD's party name components: surname, first given name, other given names. */
 type PaxlstName = [surname: string, first: string, others: string];
 
+/**
+ * Characters one party name component holds: data element 3036 is an..70 in the D.05B directory
+ * UNH declares (an..35 up to D.01B). C080 has five 3036 components, but PAXLST gives them meanings
+ * (surname, first given name, other given names; 3045 code 1 makes the fourth a maiden name and the
+ * fifth a title): a long part cannot run on into the next component.
+ */
+export const NAME_COMPONENT_MAX = 70;
+
 const NAME_FIELDS = [
   { field: 'surname', label: 'surname' },
   { field: 'name', label: 'given names' },
 ] as const;
 
+const listed = (rows: readonly number[]) => `${rows.length === 1 ? 'row' : 'rows'} ${rows.slice(0, 20).join(', ')}${rows.length > 20 ? '…' : ''}`;
+
 /**
  * Each passenger's name transliterated for NAD (ICAO Doc 9303, with the Cyrillic exceptions of the
- * language of the document's issuing state), or a 422 listing every name with characters that have
- * no Latin form (Chinese, Japanese, Korean, Arabic, Hebrew, Greek letters, emoji): such a name is
- * never written in part.
+ * language of the document's issuing state), or a 422 listing every name PAXLST cannot carry whole:
+ * one with characters that have no Latin form (Chinese, Japanese, Korean, Arabic, Hebrew, Greek
+ * letters, emoji), or a part longer than a name component holds (NAME_COMPONENT_MAX). A name is
+ * never written in part, nor cut.
  */
 function paxlstNames(passengers: readonly ExportPassenger[]): PaxlstName[] {
-  const problems: ErrorDetail[] = [];
+  const untransliterable: ErrorDetail[] = [];
+  const tooLong: ErrorDetail[] = [];
   const names = passengers.map((passenger, index): PaxlstName => {
     const language = cyrillicLanguageOf(passenger.issuingstate);
+    const who = `Passenger ${index + 1} (id ${passenger.id})`;
     const [surname, given] = NAME_FIELDS.map(({ field, label }) => {
       const value = passenger[field];
-      const { text, untransliterable } = transliterateIcao(value, language);
-      if (untransliterable.length || !text) {
-        const what = untransliterable.length
-          ? `has characters with no Latin transliteration in ICAO Doc 9303: ${untransliterable.slice(0, 10).map(describeCharacter).join(', ')}${untransliterable.length > 10 ? ` and ${untransliterable.length - 10} more` : ''}`
+      const { text, untransliterable: characters } = transliterateIcao(value, language);
+      if (characters.length || !text) {
+        const what = characters.length
+          ? `has characters with no Latin transliteration in ICAO Doc 9303: ${characters.slice(0, 10).map(describeCharacter).join(', ')}${characters.length > 10 ? ` and ${characters.length - 10} more` : ''}`
           : 'has no letter PAXLST can write';
-        problems.push({
+        untransliterable.push({
           field,
           id: passenger.id,
           row: index + 1,
           value,
-          message: `Passenger ${index + 1} (id ${passenger.id}): ${label} "${value}" ${what}; store the name's Latin form as printed in the passport's machine-readable zone`,
+          message: `${who}: ${label} "${value}" ${what}; store the name's Latin form as printed in the passport's machine-readable zone`,
         });
       }
       return text;
     });
     const [first = '', ...more] = given.split(' ');
-    return [surname, first, more.join(' ')];
+    const name: PaxlstName = [surname, first, more.join(' ')];
+    const parts = [
+      { field: 'surname', label: 'surname is', value: passenger.surname },
+      { field: 'name', label: 'first given name is', value: passenger.name },
+      { field: 'name', label: 'given names after the first are', value: passenger.name },
+    ];
+    name.forEach((written, component) => {
+      if (written.length <= NAME_COMPONENT_MAX) return;
+      const { field, label, value } = parts[component];
+      tooLong.push({
+        field,
+        id: passenger.id,
+        row: index + 1,
+        value,
+        length: written.length,
+        max: NAME_COMPONENT_MAX,
+        message:
+          `${who}: the ${label} ${written.length} characters as PAXLST writes it ("${written}"), over the ${NAME_COMPONENT_MAX} that one name component holds ` +
+          `(C080 3036, an..${NAME_COMPONENT_MAX} in D.05B); store the name as printed in the passport's machine-readable zone`,
+      });
+    });
+    return name;
   });
-  if (problems.length) {
+  if (untransliterable.length || tooLong.length) {
+    const problems = [...untransliterable, ...tooLong].sort((a, b) => (a.row as number) - (b.row as number));
     const rows = [...new Set(problems.map((problem) => problem.row as number))];
+    const rowsOf = (found: ErrorDetail[]) => {
+      const numbers = [...new Set(found.map((problem) => problem.row as number))];
+      return `${listed(numbers)} ${numbers.length === 1 ? 'has' : 'have'}`;
+    };
+    const reasons = [
+      ...(untransliterable.length ? [`${rowsOf(untransliterable)} characters with no Latin transliteration in ICAO Doc 9303 (Chinese, Japanese, Korean, Arabic, Hebrew or Greek script, symbols)`] : []),
+      ...(tooLong.length ? [`${rowsOf(tooLong)} a name part longer than the ${NAME_COMPONENT_MAX} characters one PAXLST name component holds`] : []),
+    ];
     throw unprocessable(
-      `PAXLST cannot carry the names of ${rows.length} passenger${rows.length === 1 ? '' : 's'} (${rows.length === 1 ? 'row' : 'rows'} ${rows.slice(0, 20).join(', ')}${rows.length > 20 ? '…' : ''}): ` +
-        'they have characters with no Latin transliteration in ICAO Doc 9303 (Chinese, Japanese, Korean, Arabic, Hebrew or Greek script, symbols), and a name is never sent in part. ' +
-        'Store each name\'s Latin form as printed in the passport\'s machine-readable zone (push or upload the list again); the xlsx and csv exports keep every character as stored',
+      `PAXLST cannot carry the names of ${rows.length} passenger${rows.length === 1 ? '' : 's'} (${listed(rows)}): ${reasons.join('; ')}. A name is never sent in part or cut: ` +
+        'store each name\'s Latin form as printed in the passport\'s machine-readable zone (push or upload the list again); the xlsx and csv exports keep every character as stored',
       problems,
     );
   }
