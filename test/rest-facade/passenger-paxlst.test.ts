@@ -139,7 +139,7 @@ function expectGuideStructure(text: string) {
     if (key === 'NAT+2') expect(elements).toEqual([['2'], [expect.any(String)]]);
     if (key === 'NAT+2') expect(isAlpha3(elements[1][0])).toBe(true);
     // DOC+<document type>+<number>: the type alone in C002.
-    if (key === 'DOC') expect(elements).toEqual([[expect.stringMatching(/^(P|I|V|A|C|AC|IP|F)$/)], [expect.stringMatching(/^[A-Z0-9]+$/)]]);
+    if (key === 'DOC') expect(elements).toEqual([[expect.stringMatching(/^(P|I|V|A|C|AC|IP|F)$/)], [expect.stringMatching(/^[A-Z0-9][A-Z0-9/-]*$/)]]);
     if (key === 'LOC+91') expect(isAlpha3(elements[1][0]) && elements[1].length === 1).toBe(true);
   });
 }
@@ -342,6 +342,20 @@ describe('GET /flight/<id>/passenger as a PAXLST message', () => {
     );
     expect(res.body.error.details[2].message).toMatch(/^Passenger 4 \(id 704\): the given names after the first are 75 characters/);
     expect((await testApp.graphql(PassengerListExportsDocument, { flightId: long })).body.data!.passengerListExports).toEqual([]);
+  });
+
+  it('writes a document number as stored, its - and / included (UNOA characters)', async () => {
+    const id = await createFlight(testApp, { resourceId: 2, from: 'LPPT', to: 'LIRF', departureAt: '2026-12-22T08:00:00Z', arrivalAt: '2026-12-22T11:00:00Z' });
+    await request(testApp.app)
+      .post(`/api/broker/v0/flight/${id}/passenger`)
+      .set('Authorization', writer)
+      .send({ created: [passengerRecord(801, { numberdoc: 'AB-12/34' })], modified: [], deleted: [] })
+      .expect(200);
+    const res = await request(testApp.app).get(`/api/broker/v0/flight/${id}/passenger?format=paxlst`).set('Authorization', reader).buffer(true).parse(binary).expect(200);
+    const text = (res.body as Buffer).toString('latin1');
+    expectGuideStructure(text);
+    expect(text).toContain("DOC+P+AB-12/34'");
+    expect(parseEdifact(text).filter((segment) => segment.tag === 'DOC').map(show)).toEqual(['DOC+P+AB-12/34']);
   });
 
   it('is a 422 naming the settings on a service without them', async () => {

@@ -186,7 +186,8 @@ export function writePassengerPaxlst(input: PaxlstInput): Buffer {
       // Place of birth is a name (C517's fourth component); what is stored is the country of birth.
       segment('LOC', '180', ['', '', '', alpha3(passenger.luogonascita)]),
       segment('NAT', '2', alpha3(passenger.nazionalita)),
-      segment('DOC', passenger.typedoc === 'I' ? 'I' : 'P', transliterateIcao(passenger.numberdoc).text),
+      // As stored: letters, digits, `-` and `/` (normalizeDocumentNumber), all of them UNOA characters.
+      segment('DOC', passenger.typedoc === 'I' ? 'I' : 'P', toUnoaText(passenger.numberdoc)),
       segment('DTM', ['36', yymmdd(passenger.scadenza)]),
       segment('LOC', '91', alpha3(passenger.issuingstate)),
     );
