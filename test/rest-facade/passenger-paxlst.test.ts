@@ -358,6 +358,37 @@ describe('GET /flight/<id>/passenger as a PAXLST message', () => {
     expect(parseEdifact(text).filter((segment) => segment.tag === 'DOC').map(show)).toEqual(['DOC+P+AB-12/34']);
   });
 
+  it('gives every interchange a control reference of its own, also two files made in the same second', async () => {
+    // Only Date stands still: both files are made at the same instant, timers and I/O run as usual.
+    jest.useFakeTimers({
+      doNotFake: ['hrtime', 'nextTick', 'performance', 'queueMicrotask', 'requestAnimationFrame', 'cancelAnimationFrame', 'requestIdleCallback', 'cancelIdleCallback', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'],
+      now: new Date(),
+    });
+    let texts: string[];
+    try {
+      texts = [];
+      for (let index = 0; index < 3; index += 1) {
+        const res = await request(testApp.app).get(`/api/broker/v0/flight/${flightId}/passenger?format=paxlst`).set('Authorization', reader).buffer(true).parse(binary).expect(200);
+        texts.push((res.body as Buffer).toString('latin1'));
+      }
+    } finally {
+      jest.useRealTimers();
+    }
+    const envelopes = texts.map((text) => {
+      expectGuideStructure(text);
+      const segments = parseEdifact(text);
+      const find = (tag: string) => segments.find((segment) => segment.tag === tag)!;
+      return { at: find('UNB').elements[3].join(':'), unb: find('UNB').elements[4][0], ung: find('UNG').elements[4][0], une: find('UNE').elements[1][0], unz: find('UNZ').elements[1][0] };
+    });
+    expect(new Set(envelopes.map((envelope) => envelope.at)).size).toBe(1);
+    expect(new Set(envelopes.map((envelope) => envelope.unb)).size).toBe(3);
+    // UNB 0020 is an..14; upper-case letters and digits are in UNOA.
+    for (const envelope of envelopes) {
+      expect(envelope.unb).toMatch(/^[0-9A-Z]{14}$/);
+      expect([envelope.ung, envelope.une, envelope.unz]).toEqual([envelope.unb, envelope.unb, envelope.unb]);
+    }
+  });
+
   it('is a 422 naming the settings on a service without them', async () => {
     const other = await startTestApp('passenger_paxlst_unset');
     try {

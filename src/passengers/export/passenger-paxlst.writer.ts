@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import countries from 'i18n-iso-countries';
 import { unprocessable, type ErrorDetail } from '../../errors';
 import type { ExportPassenger } from './export-columns';
@@ -144,6 +145,22 @@ function paxlstNames(passengers: readonly ExportPassenger[]): PaxlstName[] {
   return names;
 }
 
+const BASE36_DIGITS = 7;
+const base36 = (value: number) => value.toString(36).toUpperCase().padStart(BASE36_DIGITS, '0');
+
+/**
+ * The interchange control reference (UNB 0020, an..14), which EDIFACT wants unique for each
+ * interchange from a sender, also the functional group's reference (UNG 0048, an..14) and repeated
+ * by UNE and UNZ: seven characters of the production time (seconds since 1970 in base 36, so
+ * references sort by time until the year 4453), then seven random ones (36^7, about 7.8 × 10^10
+ * values, from the operating system's random source), all upper-case letters and digits (UNOA).
+ * The time alone (YYMMDDHHMMSS) gave every file made in the same second, by any process, one
+ * reference; two files in one second now share one with a chance of about 1 in 10^10.
+ */
+export function interchangeReference(producedAt: Date): string {
+  return base36(Math.floor(producedAt.getTime() / 1000)).slice(-BASE36_DIGITS) + base36(randomInt(36 ** BASE36_DIGITS));
+}
+
 /**
  * A UN/EDIFACT PAXLST (D.05B, IATA's association code) for one flight leg, laid out as the
  * WCO/IATA/ICAO PAXLST Implementation Guide (6.0) frames its air-mode example: service string
@@ -160,8 +177,7 @@ export function writePassengerPaxlst(input: PaxlstInput): Buffer {
   const at = input.producedAt.toISOString();
   const date = at.slice(2, 10).replace(/-/g, '');
   const time = at.slice(11, 16).replace(':', '');
-  // Unique per second and readable: the production time, UTC.
-  const reference = `${date}${time}${at.slice(17, 19)}`;
+  const reference = interchangeReference(input.producedAt);
   const from = airportCode(input.departure);
   const to = airportCode(input.arrival);
   const names = paxlstNames(input.passengers);
