@@ -23,6 +23,7 @@ const pdfText = (pdf: Buffer) => execFileSync('pdftotext', ['-layout', '-enc', '
 describeWithPdftotext('GET /flight/<id>/passenger as a PDF manifest', () => {
   let testApp: TestApp;
   let reader: string;
+  let writer: string;
   let flightId: number;
 
   beforeAll(async () => {
@@ -30,7 +31,7 @@ describeWithPdftotext('GET /flight/<id>/passenger as a PDF manifest', () => {
     reader = `Bearer ${await testApp.token(['passengers:read', 'timeline:read'], 'pdf-reader')}`;
     await createReferenceData(testApp);
     flightId = await createFlight(testApp, { resourceId: 2, from: 'LPPT', to: 'LIRF', departureAt: '2026-12-15T08:00:00Z', arrivalAt: '2026-12-15T11:00:00Z' });
-    const writer = `Bearer ${await testApp.token(['passengers:write'])}`;
+    writer = `Bearer ${await testApp.token(['passengers:write'])}`;
     const created = [
       passengerRecord(1, { surname: 'Wróbel', name: 'Łukasz', nazionalita: 'PL', issuingstate: 'PL', numberdoc: 'EA0012345' }),
       passengerRecord(2, { surname: 'Nguyễn', name: 'Văn An', nazionalita: 'VN', is_carring_infant: true }),
@@ -68,6 +69,53 @@ describeWithPdftotext('GET /flight/<id>/passenger as a PDF manifest', () => {
 
     const exports = (await testApp.graphql(PassengerListExportsDocument, { flightId })).body.data!.passengerListExports;
     expect(exports[0]).toMatchObject({ subject: 'pdf-reader', format: 'pdf', version: 1 });
+  });
+
+  /** A flight of its own with these passengers (created through the push). */
+  async function flightWith(day: number, created: Record<string, unknown>[]): Promise<number> {
+    const id = await createFlight(testApp, { resourceId: 2, from: 'LPPT', to: 'LIRF', departureAt: `2026-12-${day}T08:00:00Z`, arrivalAt: `2026-12-${day}T11:00:00Z` });
+    await request(testApp.app).post(`/api/broker/v0/flight/${id}/passenger`).set('Authorization', writer).send({ created, modified: [], deleted: [] }).expect(200);
+    return id;
+  }
+
+  it('prints Greek and Cyrillic names, which its font has', async () => {
+    const id = await flightWith(20, [
+      passengerRecord(201, { surname: 'Παπαδόπουλος', name: 'Νίκος', nazionalita: 'GR' }),
+      passengerRecord(202, { surname: 'Щербаков', name: 'Юлия', nazionalita: 'RU' }),
+    ]);
+    const res = await request(testApp.app).get(`/api/broker/v0/flight/${id}/passenger?format=pdf`).set('Authorization', reader).buffer(true).parse(binary).expect(200);
+    const text = pdfText(res.body as Buffer);
+    expect(text).toMatch(/1\s+ΠΑΠΑΔΌΠΟΥΛΟΣ\s+ΝΊΚΟΣ\s+M/);
+    expect(text).toMatch(/2\s+ЩЕРБАКОВ\s+ЮЛИЯ\s+M/);
+  });
+
+  it('is a 422 listing every passenger with characters its font cannot draw or a right-to-left script, instead of empty boxes', async () => {
+    const id = await flightWith(21, [
+      passengerRecord(301, { surname: 'Rossi', name: 'Maria' }),
+      passengerRecord(302, { surname: 'Smith', name: '小明', nazionalita: 'CN' }),
+      passengerRecord(303, { surname: '山田', name: '太郎', nazionalita: 'JP' }),
+      passengerRecord(304, { surname: 'Kim', name: '민준', nazionalita: 'KR' }),
+      passengerRecord(305, { surname: 'כהן', name: 'David', nazionalita: 'IL' }),
+      passengerRecord(306, { surname: 'Lee', name: 'Ann 🦄' }),
+    ]);
+    const res = await request(testApp.app).get(`/api/broker/v0/flight/${id}/passenger?format=pdf`).set('Authorization', reader).expect(422);
+    expect(res.body.error.code).toBe('UNPROCESSABLE');
+    expect(res.body.error.message).toMatch(/^The PDF manifest cannot print the names of 5 passengers \(rows 2, 3, 4, 5, 6\): they have characters its font, DejaVu Sans, has no glyph for/);
+    expect(res.body.error.message).toMatch(/right-to-left/);
+    expect(res.body.error.message).toMatch(/format=xlsx or format=csv, which keep every character/);
+    expect(res.body.error.details.map((detail: Record<string, unknown>) => [detail.row, detail.id, detail.field, detail.value])).toEqual([
+      [2, 302, 'name', '小明'],
+      [3, 303, 'surname', '山田'],
+      [3, 303, 'name', '太郎'],
+      [4, 304, 'name', '민준'],
+      [5, 305, 'surname', 'כהן'],
+      [6, 306, 'name', 'ANN 🦄'],
+    ]);
+    expect(res.body.error.details[0].message).toBe('Passenger 2 (id 302): given names "小明" has characters the manifest cannot print: 小 (Han, U+5C0F), 明 (Han, U+660E)');
+    expect(res.body.error.details[5].message).toMatch(/🦄 \(symbol, U\+1F984\)$/);
+    // Refused before anything is recorded; the xlsx of the same list keeps every character.
+    expect((await testApp.graphql(PassengerListExportsDocument, { flightId: id })).body.data!.passengerListExports).toEqual([]);
+    await request(testApp.app).get(`/api/broker/v0/flight/${id}/passenger?format=xlsx`).set('Authorization', reader).expect(200);
   });
 
   it('needs timeline:read besides passengers:read: the header is the flight’s timeline data', async () => {
