@@ -144,7 +144,65 @@ export function assertPrintable(input: ManifestInput): void {
 }
 
 const MARGIN = 36;
+/** A row's height when its text is one line: the line and the space under it. */
 const ROW = 15;
+/** The table's text size. */
+const BODY_SIZE = 8;
+/**
+ * The smallest size a cell's text is shrunk to so that it stays on one line; text that needs less
+ * is printed at BODY_SIZE on as many lines as it takes, and its row grows to hold them.
+ */
+const MIN_SIZE = 6.5;
+/** Space between a cell's text and the next column. */
+const GUTTER = 4;
+/** The header's facts: where a value starts, how wide it may run, the space from one fact to the next. */
+const FACT_X = MARGIN + 150;
+const FACT_WIDTH = 500;
+const FACT_STEP = 13;
+
+/** How a cell's text is printed: its size, on one line or wrapped, and the height it takes. */
+interface CellLayout {
+  text: string;
+  size: number;
+  wrap: boolean;
+  height: number;
+}
+
+/** The size at which text `natural` wide at `size` is `width` wide (widths scale with the size), rounded down. */
+const sizeToFit = (size: number, natural: number, width: number) => Math.floor(((size * width) / natural) * 100) / 100;
+
+/**
+ * A cell's text laid out to stay within its column, never cut and never running into the next
+ * column or row: at `size` on one line when it fits; else shrunk on one line, down to MIN_SIZE;
+ * else wrapped at spaces and hyphens onto as many lines as it takes, at `size` or, when its longest word is
+ * wider than the column, at the size that word fits (down to MIN_SIZE); only a word wider than the
+ * column even at MIN_SIZE is broken inside (at `size`), continuing on the next line. Uses the
+ * current font.
+ */
+function layoutCell(doc: PDFKit.PDFDocument, text: string, width: number, size = BODY_SIZE): CellLayout {
+  doc.fontSize(size);
+  const natural = doc.widthOfString(text);
+  if (natural <= width) return { text, size, wrap: false, height: doc.currentLineHeight(true) };
+  const shrunk = sizeToFit(size, natural, width);
+  if (shrunk >= MIN_SIZE) {
+    doc.fontSize(shrunk);
+    return { text, size: shrunk, wrap: false, height: doc.currentLineHeight(true) };
+  }
+  // Lines break at spaces and after hyphens (GROSS-/MUELLER).
+  const longestWord = Math.max(...text.split(/\s+|(?<=-)/).map((word) => doc.widthOfString(word)));
+  const wordFits = longestWord <= width ? size : sizeToFit(size, longestWord, width);
+  // A word that must be broken anyway is broken at `size`, the easier to read.
+  const wrapped = wordFits >= MIN_SIZE ? wordFits : size;
+  doc.fontSize(wrapped);
+  return { text, size: wrapped, wrap: true, height: doc.heightOfString(text, { width }) };
+}
+
+/** Prints a laid out cell at (x, y): one line without a wrapper (pdfkit wraps any text given a width), or wrapped within `width`. */
+function printCell(doc: PDFKit.PDFDocument, cell: CellLayout, x: number, y: number, width: number): void {
+  doc.fontSize(cell.size);
+  if (cell.wrap) doc.text(cell.text, x, y, { width });
+  else doc.text(cell.text, x, y, { lineBreak: false });
+}
 
 const place = (endpoint: ManifestEndpoint) =>
   [endpoint.icao, endpoint.airport?.iata, endpoint.airport?.city].filter(Boolean).join(' / ') + `, ${endpoint.localTime} local${endpoint.airport?.timezone ? ` (${endpoint.airport.timezone})` : ''}`;
@@ -196,44 +254,54 @@ export async function writePassengerPdf(input: ManifestInput, signal?: AbortSign
   done.catch(() => undefined);
 
   const bottom = doc.page.height - MARGIN - 24;
-  const tableHeader = (y: number) => {
-    doc.font('bold').fontSize(8);
+  const tableWidth = COLUMNS.reduce((sum, column) => sum + column.width, 0);
+  /** A row of cells, each within its column; the height the row takes (at least ROW). */
+  const layoutRow = (texts: readonly string[]) => {
+    const cells = COLUMNS.map((column, index) => layoutCell(doc, texts[index], column.width - GUTTER));
+    return { cells, height: Math.max(ROW, ...cells.map((cell) => cell.height + ROW - doc.fontSize(BODY_SIZE).currentLineHeight(true))) };
+  };
+  const printRow = ({ cells }: ReturnType<typeof layoutRow>, y: number) => {
     let x = MARGIN;
-    for (const column of COLUMNS) {
-      doc.text(column.heading, x, y, { width: column.width - 4, lineBreak: false, ellipsis: true });
+    COLUMNS.forEach((column, index) => {
+      printCell(doc, cells[index], x, y, column.width - GUTTER);
       x += column.width;
-    }
-    doc.moveTo(MARGIN, y + ROW - 3).lineTo(x, y + ROW - 3).lineWidth(0.5).stroke();
-    return y + ROW;
+    });
+  };
+  const tableHeader = (y: number) => {
+    doc.font('bold');
+    const row = layoutRow(COLUMNS.map((column) => column.heading));
+    printRow(row, y);
+    doc.moveTo(MARGIN, y + row.height - 3).lineTo(MARGIN + tableWidth, y + row.height - 3).lineWidth(0.5).stroke();
+    doc.font('body');
+    return y + row.height;
   };
 
   doc.font('bold').fontSize(14).text('PASSENGER MANIFEST', MARGIN, MARGIN);
-  doc.font('body').fontSize(9);
   let y = MARGIN + 24;
   for (const { label, value } of headerFacts(input)) {
-    doc.font('bold').text(`${label}:`, MARGIN, y, { width: 150, lineBreak: false });
-    doc.font('body').text(value, MARGIN + 150, y, { width: 500, lineBreak: false, ellipsis: true });
-    y += 13;
+    doc.font('bold').fontSize(9).text(`${label}:`, MARGIN, y, { lineBreak: false });
+    doc.font('body');
+    const fact = layoutCell(doc, value, FACT_WIDTH, 9);
+    printCell(doc, fact, FACT_X, y, FACT_WIDTH);
+    y += Math.max(FACT_STEP, fact.height + FACT_STEP - doc.fontSize(9).currentLineHeight(true));
   }
   y = tableHeader(y + 10);
-  doc.font('body').fontSize(8);
   for (let index = 0; index < input.passengers.length; index += 1) {
     // The first turn comes after the heading, whose first text opened (read and parsed) both fonts.
     if (index % ROWS_PER_TURN === 0) await nextSlice(signal);
     const passenger = input.passengers[index];
-    if (y + ROW > bottom) {
+    const row = layoutRow(COLUMNS.map((column) => column.value(passenger, index)));
+    // A row is never split: one that does not fit starts the next page.
+    if (y + row.height > bottom) {
       doc.addPage();
       y = tableHeader(MARGIN);
-      doc.font('body').fontSize(8);
     }
-    let x = MARGIN;
-    for (const column of COLUMNS) {
-      doc.text(column.value(passenger, index), x, y, { width: column.width - 4, lineBreak: false, ellipsis: true });
-      x += column.width;
-    }
-    y += ROW;
+    printRow(row, y);
+    y += row.height;
+    // A hairline under each row: a row of several lines reads as one.
+    doc.save().moveTo(MARGIN, y - 3).lineTo(MARGIN + tableWidth, y - 3).lineWidth(0.25).strokeColor('#bbbbbb').stroke().restore();
   }
-  if (input.passengers.length === 0) doc.text('No passengers on the list.', MARGIN, y);
+  if (input.passengers.length === 0) doc.fontSize(BODY_SIZE).text('No passengers on the list.', MARGIN, y, { lineBreak: false });
 
   const range = doc.bufferedPageRange();
   const produced = input.producedAt.toISOString().replace(/\.\d{3}Z$/, 'Z');
