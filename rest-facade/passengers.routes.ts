@@ -278,7 +278,7 @@ const readListDoc: RouteDoc = {
     '406': 'Accept names no representation offered (the message lists them)',
     '412': 'If-Match names no ETag of the list as it now is (nothing is recorded for a file)',
     '413': 'The file would exceed the response size limit (RESPONSE_MAX_BYTES)',
-    '422': 'format=paxlst on a service without the PAXLST settings',
+    '422': 'format=paxlst on a service without the PAXLST settings, or with names that have characters ICAO Doc 9303 gives no Latin form for (Chinese, Japanese, Korean, Arabic, Hebrew, Greek, symbols) or a part longer than the 70 characters of a name component: details list each passenger (id, row, field, value); nothing is written in part or cut; format=pdf with a name (or header fact) that has characters its font cannot draw (Chinese, Japanese, Korean, some symbols) or of a right-to-left script (Arabic, Hebrew): details list each cell (id, row, field, value); xlsx and csv keep every character',
   },
 };
 

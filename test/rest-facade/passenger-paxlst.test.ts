@@ -139,7 +139,7 @@ function expectGuideStructure(text: string) {
     if (key === 'NAT+2') expect(elements).toEqual([['2'], [expect.any(String)]]);
     if (key === 'NAT+2') expect(isAlpha3(elements[1][0])).toBe(true);
     // DOC+<document type>+<number>: the type alone in C002.
-    if (key === 'DOC') expect(elements).toEqual([[expect.stringMatching(/^(P|I|V|A|C|AC|IP|F)$/)], [expect.stringMatching(/^[A-Z0-9]+$/)]]);
+    if (key === 'DOC') expect(elements).toEqual([[expect.stringMatching(/^(P|I|V|A|C|AC|IP|F)$/)], [expect.stringMatching(/^[A-Z0-9][A-Z0-9/-]*$/)]]);
     if (key === 'LOC+91') expect(isAlpha3(elements[1][0]) && elements[1].length === 1).toBe(true);
   });
 }
@@ -147,6 +147,7 @@ function expectGuideStructure(text: string) {
 describe('GET /flight/<id>/passenger as a PAXLST message', () => {
   let testApp: TestApp;
   let reader: string;
+  let writer: string;
   let flightId: number;
 
   beforeAll(async () => {
@@ -154,7 +155,7 @@ describe('GET /flight/<id>/passenger as a PAXLST message', () => {
     reader = `Bearer ${await testApp.token(['passengers:read', 'timeline:read'], 'apis-clerk')}`;
     await createReferenceData(testApp);
     flightId = await createFlight(testApp, { resourceId: 2, from: 'LPPT', to: 'LIRF', departureAt: '2026-12-15T08:00:00Z', arrivalAt: '2026-12-15T11:00:00Z' });
-    const writer = `Bearer ${await testApp.token(['passengers:write'])}`;
+    writer = `Bearer ${await testApp.token(['passengers:write'])}`;
     const created = [
       passengerRecord(1, { surname: 'Wróbel', name: 'Łukasz Piotr', nazionalita: 'PL', luogonascita: 'PL', issuingstate: 'PL', numberdoc: 'EA0012345', date_born: '1979-03-04', scadenza: '2030-07-08' }),
       passengerRecord(2, { surname: 'Nguyễn', name: 'Văn An', nazionalita: 'VN', luogonascita: 'VN', gender: 'F', typedoc: 'I' }),
@@ -237,8 +238,155 @@ describe('GET /flight/<id>/passenger as a PAXLST message', () => {
   });
 
   it('transliterates names by ICAO Doc 9303', () => {
-    expect(transliterateIcao('Ærøskøbing Åsa Þór Œuvre Łódź Ĳssel')).toBe('AEROESKOEBING AASA THOR OEUVRE LODZ IJSSEL');
-    expect(transliterateIcao("O'Brien-Smith  Nguyễn Erdős")).toBe('OBRIEN SMITH NGUYEN ERDOS');
+    expect(transliterateIcao('Ærøskøbing Åsa Þór Œuvre Łódź Ĳssel')).toEqual({ text: 'AEROESKOEBING AASA THOR OEUVRE LODZ IJSSEL', untransliterable: [] });
+    expect(transliterateIcao("O'Brien-Smith  Nguyễn Erdős").text).toBe('OBRIEN SMITH NGUYEN ERDOS');
+    // Cyrillic by the table's main column, and with the exceptions of the language named.
+    expect(transliterateIcao('Щербаков Юлия Ёлкина Подъячев Ильич').text).toBe('SHCHERBAKOV IULIIA ELKINA PODIEIACHEV ILICH');
+    expect(transliterateIcao('Григорович Їжак Євген', 'ukr').text).toBe('GRYGOROVYCH IZHAK IEVGEN');
+    expect(transliterateIcao('Багдановіч Арлоў Алёна', 'bel').text).toBe('BAHDANOVICH ARLOU ALIONA');
+    expect(transliterateIcao('Щерев', 'bul').text).toBe('SHTEREV');
+    expect(transliterateIcao('Ѓорѓи Џафер Ќосе', 'mkd').text).toBe('GJORGJI DJAFER KJOSE');
+    expect(transliterateIcao('Ђорђе Љиљана Њего Жарко Хаџић Ћирић', 'srp').text).toBe('DORDE LJILJANA NJEGO ZARKO HADZIC CIRIC');
+    // What Doc 9303 gives no Latin form for is listed, never guessed.
+    expect(transliterateIcao('Smith 小明')).toEqual({ text: 'SMITH', untransliterable: ['小', '明'] });
+    expect(transliterateIcao('Παπαδόπουλος').untransliterable).toEqual(['Π', 'Α', 'Δ', 'Ό', 'Ο', 'Υ', 'Λ', 'Σ']);
+    expect(transliterateIcao('Lee 😀').untransliterable).toEqual(['😀']);
+  });
+
+  it('writes Cyrillic names as ICAO Doc 9303 transliterates them, with the exceptions of the document’s issuing state’s language', async () => {
+    const id = await createFlight(testApp, { resourceId: 2, from: 'LPPT', to: 'LIRF', departureAt: '2026-12-18T08:00:00Z', arrivalAt: '2026-12-18T11:00:00Z' });
+    const created = [
+      passengerRecord(401, { surname: 'Щербаков', name: 'Юлия Сергеевна', nazionalita: 'RU', luogonascita: 'RU', issuingstate: 'RU' }),
+      passengerRecord(402, { surname: 'Шевченко', name: 'Тарас Григорович', nazionalita: 'UA', luogonascita: 'UA', issuingstate: 'UA' }),
+      passengerRecord(403, { surname: 'Багдановіч', name: 'Максім', nazionalita: 'BY', luogonascita: 'BY', issuingstate: 'BY' }),
+    ];
+    await request(testApp.app).post(`/api/broker/v0/flight/${id}/passenger`).set('Authorization', writer).send({ created, modified: [], deleted: [] }).expect(200);
+    const res = await request(testApp.app).get(`/api/broker/v0/flight/${id}/passenger?format=paxlst`).set('Authorization', reader).buffer(true).parse(binary).expect(200);
+    const text = (res.body as Buffer).toString('latin1');
+    expectGuideStructure(text);
+    expect(parseEdifact(text).filter((segment) => segment.tag === 'NAD' && segment.elements[0][0] === 'FL').map(show)).toEqual([
+      'NAD+FL+++SHCHERBAKOV:IULIIA:SERGEEVNA',
+      'NAD+FL+++SHEVCHENKO:TARAS:GRYGOROVYCH',
+      'NAD+FL+++BAHDANOVICH:MAKSIM',
+    ]);
+  });
+
+  it('is a 422 listing every passenger whose name has characters ICAO Doc 9303 gives no Latin form for, and writes no part of any', async () => {
+    const id = await createFlight(testApp, { resourceId: 2, from: 'LPPT', to: 'LIRF', departureAt: '2026-12-19T08:00:00Z', arrivalAt: '2026-12-19T11:00:00Z' });
+    const created = [
+      passengerRecord(501, { surname: 'Rossi', name: 'Maria' }),
+      passengerRecord(502, { surname: 'Smith', name: '小明', nazionalita: 'CN' }),
+      passengerRecord(503, { surname: '山田', name: '太郎', nazionalita: 'JP' }),
+      passengerRecord(504, { surname: 'محمد', name: 'Ali', nazionalita: 'EG' }),
+      passengerRecord(505, { surname: 'כהן', name: 'David', nazionalita: 'IL' }),
+      passengerRecord(506, { surname: 'Παπαδόπουλος', name: 'Νίκος', nazionalita: 'GR' }),
+      passengerRecord(507, { surname: 'Lee', name: 'Ann 😀' }),
+    ];
+    await request(testApp.app).post(`/api/broker/v0/flight/${id}/passenger`).set('Authorization', writer).send({ created, modified: [], deleted: [] }).expect(200);
+    const res = await request(testApp.app).get(`/api/broker/v0/flight/${id}/passenger?format=paxlst`).set('Authorization', reader).expect(422);
+    expect(res.body.error.code).toBe('UNPROCESSABLE');
+    expect(res.body.error.message).toMatch(/^PAXLST cannot carry the names of 6 passengers \(rows 2, 3, 4, 5, 6, 7\)/);
+    expect(res.body.error.message).toMatch(/machine-readable zone/);
+    expect(res.body.error.message).toMatch(/xlsx and csv/);
+    expect(res.body.error.details.map((detail: { row: number; id: number; field: string; value: string }) => [detail.row, detail.id, detail.field, detail.value])).toEqual([
+      [2, 502, 'name', '小明'],
+      [3, 503, 'surname', '山田'],
+      [3, 503, 'name', '太郎'],
+      [4, 504, 'surname', 'محمد'],
+      [5, 505, 'surname', 'כהן'],
+      [6, 506, 'surname', 'ΠΑΠΑΔΌΠΟΥΛΟΣ'],
+      [6, 506, 'name', 'ΝΊΚΟΣ'],
+      [7, 507, 'name', 'ANN 😀'],
+    ]);
+    expect(res.body.error.details[0].message).toBe(
+      'Passenger 2 (id 502): given names "小明" has characters with no Latin transliteration in ICAO Doc 9303: 小 (Han, U+5C0F), 明 (Han, U+660E); store the name\'s Latin form as printed in the passport\'s machine-readable zone',
+    );
+    // Refused before anything is recorded: no export in the history.
+    expect((await testApp.graphql(PassengerListExportsDocument, { flightId: id })).body.data!.passengerListExports).toEqual([]);
+  });
+
+  it('writes a name part of up to 70 characters whole, and refuses one longer with a 422 naming the passenger, never cutting it', async () => {
+    // D.05B's party name component (C080 3036) holds 70 characters.
+    const fits = await createFlight(testApp, { resourceId: 2, from: 'LPPT', to: 'LIRF', departureAt: '2026-12-20T08:00:00Z', arrivalAt: '2026-12-20T11:00:00Z' });
+    const seventy = 'Wolfeschlegelsteinhausenbergerdorff'.repeat(2);
+    await request(testApp.app)
+      .post(`/api/broker/v0/flight/${fits}/passenger`)
+      .set('Authorization', writer)
+      .send({ created: [passengerRecord(601, { surname: seventy, name: 'Hubert Blaine' })], modified: [], deleted: [] })
+      .expect(200);
+    const ok = await request(testApp.app).get(`/api/broker/v0/flight/${fits}/passenger?format=paxlst`).set('Authorization', reader).buffer(true).parse(binary).expect(200);
+    const text = (ok.body as Buffer).toString('latin1');
+    expectGuideStructure(text);
+    expect(text).toContain(`NAD+FL+++${seventy.toUpperCase()}:HUBERT:BLAINE'`);
+
+    const long = await createFlight(testApp, { resourceId: 2, from: 'LPPT', to: 'LIRF', departureAt: '2026-12-21T08:00:00Z', arrivalAt: '2026-12-21T11:00:00Z' });
+    const hundred = 'Wolfeschlegelsteinhausenbergerdorff '.repeat(3).slice(0, 100);
+    const created = [
+      passengerRecord(701, { surname: 'Rossi', name: 'Maria' }),
+      passengerRecord(702, { surname: hundred, name: 'Hubert' }),
+      // 65 characters as stored, 77 once ö is written OE.
+      passengerRecord(703, { surname: 'Schönhöfer-'.repeat(5) + 'Schönhöfer', name: 'Jörg' }),
+      passengerRecord(704, { surname: 'Bianchi', name: 'Maria Anna Beatrice Carla Donatella Elena Francesca Giulia Ilaria Lucia Nicoletta' }),
+    ];
+    await request(testApp.app).post(`/api/broker/v0/flight/${long}/passenger`).set('Authorization', writer).send({ created, modified: [], deleted: [] }).expect(200);
+    const res = await request(testApp.app).get(`/api/broker/v0/flight/${long}/passenger?format=paxlst`).set('Authorization', reader).expect(422);
+    expect(res.body.error.message).toMatch(/^PAXLST cannot carry the names of 3 passengers \(rows 2, 3, 4\): rows 2, 3, 4 have a name part longer than the 70 characters one PAXLST name component holds\. A name is never sent in part or cut/);
+    expect(res.body.error.message).toMatch(/machine-readable zone/);
+    expect(res.body.error.details.map((detail: Record<string, unknown>) => [detail.row, detail.id, detail.field, detail.length, detail.max])).toEqual([
+      [2, 702, 'surname', 100, 70],
+      [3, 703, 'surname', 77, 70],
+      [4, 704, 'name', 75, 70],
+    ]);
+    expect(res.body.error.details[1].message).toBe(
+      'Passenger 3 (id 703): the surname is 77 characters as PAXLST writes it ("SCHOENHOEFER SCHOENHOEFER SCHOENHOEFER SCHOENHOEFER SCHOENHOEFER SCHOENHOEFER"), over the 70 that one name component holds (C080 3036, an..70 in D.05B); store the name as printed in the passport\'s machine-readable zone',
+    );
+    expect(res.body.error.details[2].message).toMatch(/^Passenger 4 \(id 704\): the given names after the first are 75 characters/);
+    expect((await testApp.graphql(PassengerListExportsDocument, { flightId: long })).body.data!.passengerListExports).toEqual([]);
+  });
+
+  it('writes a document number as stored, its - and / included (UNOA characters)', async () => {
+    const id = await createFlight(testApp, { resourceId: 2, from: 'LPPT', to: 'LIRF', departureAt: '2026-12-22T08:00:00Z', arrivalAt: '2026-12-22T11:00:00Z' });
+    await request(testApp.app)
+      .post(`/api/broker/v0/flight/${id}/passenger`)
+      .set('Authorization', writer)
+      .send({ created: [passengerRecord(801, { numberdoc: 'AB-12/34' })], modified: [], deleted: [] })
+      .expect(200);
+    const res = await request(testApp.app).get(`/api/broker/v0/flight/${id}/passenger?format=paxlst`).set('Authorization', reader).buffer(true).parse(binary).expect(200);
+    const text = (res.body as Buffer).toString('latin1');
+    expectGuideStructure(text);
+    expect(text).toContain("DOC+P+AB-12/34'");
+    expect(parseEdifact(text).filter((segment) => segment.tag === 'DOC').map(show)).toEqual(['DOC+P+AB-12/34']);
+  });
+
+  it('gives every interchange a control reference of its own, also two files made in the same second', async () => {
+    // Only Date stands still: both files are made at the same instant, timers and I/O run as usual.
+    jest.useFakeTimers({
+      doNotFake: ['hrtime', 'nextTick', 'performance', 'queueMicrotask', 'requestAnimationFrame', 'cancelAnimationFrame', 'requestIdleCallback', 'cancelIdleCallback', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'],
+      now: new Date(),
+    });
+    let texts: string[];
+    try {
+      texts = [];
+      for (let index = 0; index < 3; index += 1) {
+        const res = await request(testApp.app).get(`/api/broker/v0/flight/${flightId}/passenger?format=paxlst`).set('Authorization', reader).buffer(true).parse(binary).expect(200);
+        texts.push((res.body as Buffer).toString('latin1'));
+      }
+    } finally {
+      jest.useRealTimers();
+    }
+    const envelopes = texts.map((text) => {
+      expectGuideStructure(text);
+      const segments = parseEdifact(text);
+      const find = (tag: string) => segments.find((segment) => segment.tag === tag)!;
+      return { at: find('UNB').elements[3].join(':'), unb: find('UNB').elements[4][0], ung: find('UNG').elements[4][0], une: find('UNE').elements[1][0], unz: find('UNZ').elements[1][0] };
+    });
+    expect(new Set(envelopes.map((envelope) => envelope.at)).size).toBe(1);
+    expect(new Set(envelopes.map((envelope) => envelope.unb)).size).toBe(3);
+    // UNB 0020 is an..14; upper-case letters and digits are in UNOA.
+    for (const envelope of envelopes) {
+      expect(envelope.unb).toMatch(/^[0-9A-Z]{14}$/);
+      expect([envelope.ung, envelope.une, envelope.unz]).toEqual([envelope.unb, envelope.unb, envelope.unb]);
+    }
   });
 
   it('is a 422 naming the settings on a service without them', async () => {

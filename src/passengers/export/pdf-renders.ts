@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { AppError, ErrorCode } from '../../errors';
 import { TurnGate, type TurnGateLimits } from '../../shared/turn-gate';
-import { writePassengerPdf, type ManifestInput } from './passenger-pdf.writer';
+import { assertPrintable, writePassengerPdf, type ManifestInput } from './passenger-pdf.writer';
 
 /** Seconds a refused export is told to wait: the render of a full list (2,000 passengers) takes about a second. */
 const RETRY_AFTER_SECONDS = 1;
@@ -34,8 +34,12 @@ export class PdfRenders {
     return this.gate.stats();
   }
 
-  /** The manifest's bytes once its turn came and it was laid out; rejects with clientGone() when `ended` fires first. */
+  /**
+   * The manifest's bytes once its turn came and it was laid out; rejects with clientGone() when
+   * `ended` fires first. A manifest with text it cannot print is refused at once (422), without a turn.
+   */
   async render(input: ManifestInput, ended?: AbortSignal): Promise<Buffer> {
+    assertPrintable(input);
     const release = await this.gate.enter({ ended });
     const started = performance.now();
     try {
