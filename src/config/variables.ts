@@ -312,7 +312,8 @@ const webhooks = {
     section: 'webhooks',
     schema: wholeNumber(1, 256),
     default: '4',
-    description: 'Most attempts in flight to one endpoint in one process (so one slow receiver cannot take every slot); at most `WEBHOOK_CONCURRENCY`',
+    description:
+      'Most attempts in flight to one endpoint in one process (so one slow receiver cannot take every slot), counted per endpoint even when several share a host and port (connections are not limited per host: no attempt waits for one); at most `WEBHOOK_CONCURRENCY`',
   }),
   maxEndpoints: variable({ name: 'WEBHOOK_MAX_ENDPOINTS', section: 'webhooks', schema: wholeNumber(1, 10_000), default: '100', description: 'Most webhook endpoints (409 beyond)' }),
   logRetentionMs: variable({ name: 'WEBHOOK_LOG_RETENTION_DAYS', section: 'webhooks', schema: daysInMs(1, 365), default: '30', description: 'How long a delivered or failed delivery stays in the delivery log' }),
