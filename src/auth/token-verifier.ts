@@ -232,10 +232,15 @@ function toPrincipal(payload: JWTPayload): Principal {
   };
 }
 
-/** `scope` is a space-separated string (RFC 8693); `scp` is an array (Okta) or a string (Entra ID). */
+/**
+ * `scope` is a space-separated string (RFC 8693, RFC 6749 §3.3); `scp` is an array (Okta) or a
+ * string (Entra ID). The separator is the space (U+0020) alone: other white space (a tab, a line
+ * break, U+00A0, U+2003…) is part of a scope, so `x\u00a0timeline:read` grants no `timeline:read`.
+ * Spaces in a row, or around the list, separate nothing more.
+ */
 function grantedScopes(payload: JWTPayload): ReadonlySet<string> {
   const scopes = new Set<string>();
-  const addAll = (value: string) => value.split(/\s+/).filter(Boolean).forEach((scope) => scopes.add(scope));
+  const addAll = (value: string) => value.split(' ').filter(Boolean).forEach((scope) => scopes.add(scope));
   const { scope, scp } = payload;
   if (scope !== undefined) {
     if (typeof scope !== 'string') throw invalidToken('the scope claim must be a space-separated string');
