@@ -73,7 +73,21 @@ export async function createApp({ config, logger, database, devToken, metrics }:
     onUploadRead: metrics && ((outcome, seconds) => metrics.observeUpload(outcome, seconds)),
     onPdfRender: metrics && ((outcome, seconds) => metrics.observePdfRender(outcome, seconds)),
   });
-  const authenticate = createRequestAuthenticator(createTokenVerifier(config.auth));
+  const verifier = createTokenVerifier(config.auth, {
+    logger: logger.child({ component: 'auth' }),
+    onKeySetFetch: metrics && ((outcome) => metrics.countJwksFetch(outcome)),
+  });
+  const authenticate = createRequestAuthenticator(verifier);
+  if (metrics && verifier.keySetState) {
+    const keySet = verifier.keySetState.bind(verifier);
+    metrics.gauge('jwks_key_set_age_seconds', 'Age of the identity provider key set (JWKS_URL) tokens are verified with: since it was fetched (NaN before the first fetch)', () => {
+      const { ageMs } = keySet();
+      return ageMs === undefined ? Number.NaN : ageMs / 1000;
+    });
+    metrics.gauge('jwks_key_set_fetch_failing', '1 while the last fetch of the identity provider key set (JWKS_URL) failed: tokens that need a fetch answer 503 at once, the set held verifies the others up to JWKS_STALE_IF_ERROR_MS past its refresh; else 0', () =>
+      keySet().failing ? 1 : 0,
+    );
+  }
   const createContext = createContextFactory({ services, config, logger, authenticate });
   const schema = await gatewaySchema();
   const apollo = createApolloServer(schema, config, logger, database.health, metrics ? [graphqlMetricsPlugin(metrics)] : []);

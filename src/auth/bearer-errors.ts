@@ -54,13 +54,27 @@ export function insufficientScope(scope: string): AppError {
 
 /**
  * The identity provider's key set could not be fetched (down, timeout, not JSON). That is our
- * problem, not the client's, so it is a 503 rather than a 401 that would make clients drop a good token.
+ * problem, not the client's, so it is a 503 rather than a 401 that would make clients drop a good
+ * token. Retry-After: when the next fetch will be tried (JWKS_FAILURE_COOLDOWN_MS).
  */
-export function keySetUnavailable(cause: unknown): AppError {
+export function keySetUnavailable(cause: unknown, retryAfterSeconds: number): AppError {
   return new AppError(
     ErrorCode.SERVICE_UNAVAILABLE,
     'Token verification is temporarily unavailable: the signing keys of the identity provider could not be fetched',
-    { cause },
+    { cause, headers: { 'Retry-After': String(retryAfterSeconds) } },
+  );
+}
+
+/**
+ * The key set is known not to be fetchable (a fetch failed less than JWKS_FAILURE_COOLDOWN_MS ago,
+ * or the one retry is under way): the 503 at once, without a fetch of this request's own.
+ */
+export function keySetKnownUnavailable(failingForMs: number, retryAfterSeconds: number): AppError {
+  const seconds = Math.floor(failingForMs / 1000);
+  return new AppError(
+    ErrorCode.SERVICE_UNAVAILABLE,
+    `Token verification is temporarily unavailable: the signing keys of the identity provider cannot be fetched (failing for ${seconds} s); the token was not checked, try again in ${retryAfterSeconds} s`,
+    { headers: { 'Retry-After': String(retryAfterSeconds) } },
   );
 }
 

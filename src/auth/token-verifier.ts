@@ -1,6 +1,5 @@
 import { webcrypto } from 'node:crypto';
 import {
-  createRemoteJWKSet,
   importSPKI,
   jwtVerify,
   type CryptoKey,
@@ -12,9 +11,11 @@ import { LRUCache } from 'lru-cache';
 import type { AuthConfig } from '../config';
 import { ConfigError } from '../config';
 import { AppError } from '../errors';
+import type { Logger } from '../logger';
 import { authenticationRequired, invalidToken, keySetUnavailable, malformedCredentials } from './bearer-errors';
 import { configuredKeySources, JWKS_ALGORITHMS, missingKeySourceError, readPublicKey, secretKeyBytes } from './keys';
 import type { Principal } from './principal';
+import { RemoteKeySet, type KeySetState, type RemoteKeySetSettings } from './remote-key-set';
 
 /** Turns an `Authorization` header into a Principal; shared by the GraphQL context and the REST facade. */
 export interface TokenVerifier {
@@ -25,9 +26,15 @@ export interface TokenVerifier {
    * a remote key set cannot be fetched.
    */
   authenticate(authorizationHeader: string | undefined): Promise<Principal | undefined>;
+  /** With JWKS_URL: the key set's age and whether fetching it fails (the /metrics gauges). */
+  keySetState?(): KeySetState;
 }
 
-/** Tuning of the remote key set (JWKS_URL). The defaults suit production; tests shorten them. */
+/**
+ * Tuning of the remote key set (JWKS_URL). The defaults suit production (the time-out, the failure
+ * cool-down and the stale-if-error window come from JWKS_TIMEOUT_MS, JWKS_FAILURE_COOLDOWN_MS and
+ * JWKS_STALE_IF_ERROR_MS); tests shorten them.
+ */
 export interface JwksOptions {
   /**
    * After a successful fetch, a token whose `kid` is not in the cached set triggers a new fetch only
@@ -39,16 +46,22 @@ export interface JwksOptions {
   cooldownDurationMs?: number;
   /** How long a fetched set is used before it is fetched again. Default 600 000 (10 minutes). */
   cacheMaxAgeMs?: number;
-  /** Timeout of one key set request. Default 5 000. */
+  /** Timeout of one key set request. Default JWKS_TIMEOUT_MS. */
   timeoutMs?: number;
+  /** After a failed fetch, how long tokens that need one answer 503 at once. Default JWKS_FAILURE_COOLDOWN_MS. */
+  failureCooldownMs?: number;
+  /** How long past `cacheMaxAgeMs` a set is still used while fetching a new one fails. Default JWKS_STALE_IF_ERROR_MS. */
+  staleIfErrorMs?: number;
 }
 
 export interface TokenVerifierOptions {
   /** Only used when the key source is JWKS_URL. */
   jwks?: JwksOptions;
+  /** Where the key set's failures and recoveries are logged (JWKS_URL). */
+  logger?: Logger;
+  /** Told each key set fetch's outcome (JWKS_URL; the metrics count them). */
+  onKeySetFetch?: (outcome: 'success' | 'failure') => void;
 }
-
-const JWKS_DEFAULTS: Required<JwksOptions> = { cooldownDurationMs: 30_000, cacheMaxAgeMs: 600_000, timeoutMs: 5_000 };
 
 /** A JWS in compact serialisation: three base64url parts without padding (RFC 7515 §2, §7.1); `alg: none` has an empty signature. */
 const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
@@ -63,6 +76,7 @@ const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
  */
 export function createTokenVerifier(auth: AuthConfig, options: TokenVerifierOptions = {}): TokenVerifier {
   const source = createKeySource(auth, options);
+  const { keySet } = source;
   // exp is required so that no token lives forever; sub is required because audit records need it.
   // `typ` is not enforced: identity providers disagree (JWT, at+jwt); issuer and audience, when
   // configured, are what keep tokens minted for other services out.
@@ -96,6 +110,7 @@ export function createTokenVerifier(auth: AuthConfig, options: TokenVerifierOpti
       if (authorizationHeader.length <= VERIFIED_TOKEN_MAX_CHARS) verified.set(authorizationHeader, { principal, exp: payload.exp as number, nbf: payload.nbf }, { ttl: VERIFIED_TOKEN_TTL_MS });
       return principal;
     },
+    ...(keySet ? { keySetState: () => keySet.state() } : {}),
   };
 }
 
@@ -106,7 +121,8 @@ export function createTokenVerifier(auth: AuthConfig, options: TokenVerifierOpti
  * time. Only what passed every check is kept, with the two claims that depend on the clock, which
  * are checked again at each use; the rest (signature, algorithm, issuer, audience, sub, lifetime)
  * cannot change for the same text and the same key. A key taken out of a JWKS set stops
- * the tokens it signed within VERIFIED_TOKEN_TTL_MS more (jose keeps the set itself for 10 minutes).
+ * the tokens it signed within VERIFIED_TOKEN_TTL_MS more (the set itself is used for 10 minutes,
+ * longer only while fetching it fails: src/auth/remote-key-set.ts).
  * Bounded: the least recently used go first, and an unknown, refused or very long token is never kept.
  */
 const VERIFIED_TOKENS = 1000;
@@ -130,6 +146,8 @@ interface KeySource {
   algorithms: readonly string[];
   /** The imported key (resolved once) or, for JWKS, jose's resolver by `kid`. */
   key(): Promise<CryptoKey | JWTVerifyGetKey> | CryptoKey | JWTVerifyGetKey;
+  /** With JWKS_URL. */
+  keySet?: RemoteKeySet;
 }
 
 function createKeySource(auth: AuthConfig, options: TokenVerifierOptions): KeySource {
@@ -153,25 +171,32 @@ function createKeySource(auth: AuthConfig, options: TokenVerifierOptions): KeySo
     return importedOnce([algorithm], () => importSPKI(pem, algorithm));
   }
 
-  const settings = { ...JWKS_DEFAULTS, ...options.jwks };
-  const remoteKeySet = createRemoteJWKSet(new URL(auth.jwksUrl as string), {
-    cooldownDuration: settings.cooldownDurationMs,
-    cacheMaxAge: settings.cacheMaxAgeMs,
-    timeoutDuration: settings.timeoutMs,
-  });
+  const jwks = options.jwks ?? {};
+  const settings: RemoteKeySetSettings = {
+    cooldownDurationMs: jwks.cooldownDurationMs ?? 30_000,
+    cacheMaxAgeMs: jwks.cacheMaxAgeMs ?? JWKS_CACHE_MAX_AGE_MS,
+    timeoutMs: jwks.timeoutMs ?? auth.jwksTimeoutMs,
+    failureCooldownMs: jwks.failureCooldownMs ?? auth.jwksFailureCooldownMs,
+    staleIfErrorMs: jwks.staleIfErrorMs ?? auth.jwksStaleIfErrorMs,
+  };
+  const keySet = new RemoteKeySet(new URL(auth.jwksUrl as string), settings, options.logger, options.onKeySetFetch);
   const resolveKey: JWTVerifyGetKey = async (header, token) => {
     try {
-      return await remoteKeySet(header, token);
+      return await keySet.getKey(header, token);
     } catch (error) {
-      // An unknown kid is the token's fault; anything else (network, timeout, not a key set) is ours.
-      if (hasJoseCode(error, 'ERR_JWKS_NO_MATCHING_KEY') || hasJoseCode(error, 'ERR_JWKS_MULTIPLE_MATCHING_KEYS')) {
+      // An unknown kid is the token's fault; the key set's own 503s pass; anything else (a key the
+      // set holds that cannot be imported) is ours.
+      if (error instanceof AppError || hasJoseCode(error, 'ERR_JWKS_NO_MATCHING_KEY') || hasJoseCode(error, 'ERR_JWKS_MULTIPLE_MATCHING_KEYS')) {
         throw error;
       }
-      throw keySetUnavailable(error);
+      throw keySetUnavailable(error, Math.max(1, Math.ceil(settings.failureCooldownMs / 1000)));
     }
   };
-  return { algorithms: JWKS_ALGORITHMS, key: () => resolveKey };
+  return { algorithms: JWKS_ALGORITHMS, key: () => resolveKey, keySet };
 }
+
+/** How long a fetched key set is used before it is fetched again (jose's default; the docs say ten minutes). */
+const JWKS_CACHE_MAX_AGE_MS = 600_000;
 
 function importedOnce(algorithms: string[], load: () => Promise<CryptoKey>): KeySource {
   let key: CryptoKey | undefined;
@@ -232,10 +257,15 @@ function toPrincipal(payload: JWTPayload): Principal {
   };
 }
 
-/** `scope` is a space-separated string (RFC 8693); `scp` is an array (Okta) or a string (Entra ID). */
+/**
+ * `scope` is a space-separated string (RFC 8693, RFC 6749 §3.3); `scp` is an array (Okta) or a
+ * string (Entra ID). The separator is the space (U+0020) alone: other white space (a tab, a line
+ * break, U+00A0, U+2003…) is part of a scope, so `x\u00a0timeline:read` grants no `timeline:read`.
+ * Spaces in a row, or around the list, separate nothing more.
+ */
 function grantedScopes(payload: JWTPayload): ReadonlySet<string> {
   const scopes = new Set<string>();
-  const addAll = (value: string) => value.split(/\s+/).filter(Boolean).forEach((scope) => scopes.add(scope));
+  const addAll = (value: string) => value.split(' ').filter(Boolean).forEach((scope) => scopes.add(scope));
   const { scope, scp } = payload;
   if (scope !== undefined) {
     if (typeof scope !== 'string') throw invalidToken('the scope claim must be a space-separated string');

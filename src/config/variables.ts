@@ -50,6 +50,29 @@ const auth = {
     example: 'https://idp.example.com/realms/broker/protocol/openid-connect/certs',
     description: 'Identity provider key set (Keycloak, Auth0, Entra ID…), cached, rotated by `kid`',
   }),
+  jwksTimeoutMs: variable({
+    name: 'JWKS_TIMEOUT_MS',
+    section: 'auth',
+    schema: wholeNumber(100, 60_000, 'ms'),
+    default: '5000',
+    description: 'Longest one fetch of the `JWKS_URL` key set may take; then it failed. Requests that need the fetch share it (one at a time)',
+  }),
+  jwksFailureCooldownMs: variable({
+    name: 'JWKS_FAILURE_COOLDOWN_MS',
+    section: 'auth',
+    schema: wholeNumber(100, 600_000, 'ms'),
+    default: '10000',
+    description:
+      'After a failed fetch of the `JWKS_URL` key set, how long no other is tried: a token that needs the set answers 503 at once, with `Retry-After`. See [Authentication](authentication.md#an-identity-provider-that-cannot-answer)',
+  }),
+  jwksStaleIfErrorMs: variable({
+    name: 'JWKS_STALE_IF_ERROR_MS',
+    section: 'auth',
+    schema: wholeNumber(0, 7 * DAY_MS, 'ms'),
+    default: '3600000',
+    description:
+      'How long past its 10-minute refresh a fetched `JWKS_URL` key set still verifies tokens while fetching a new one fails (the most a key withdrawn meanwhile can still be used); 0: not at all',
+  }),
   jwtPrivateKey: variable({
     name: 'JWT_PRIVATE_KEY',
     section: 'auth',
@@ -312,7 +335,8 @@ const webhooks = {
     section: 'webhooks',
     schema: wholeNumber(1, 256),
     default: '4',
-    description: 'Most attempts in flight to one endpoint in one process (so one slow receiver cannot take every slot); at most `WEBHOOK_CONCURRENCY`',
+    description:
+      'Most attempts in flight to one endpoint in one process (so one slow receiver cannot take every slot), counted per endpoint even when several share a host and port (connections are not limited per host: no attempt waits for one); at most `WEBHOOK_CONCURRENCY`',
   }),
   maxEndpoints: variable({ name: 'WEBHOOK_MAX_ENDPOINTS', section: 'webhooks', schema: wholeNumber(1, 10_000), default: '100', description: 'Most webhook endpoints (409 beyond)' }),
   logRetentionMs: variable({ name: 'WEBHOOK_LOG_RETENTION_DAYS', section: 'webhooks', schema: daysInMs(1, 365), default: '30', description: 'How long a delivered or failed delivery stays in the delivery log' }),

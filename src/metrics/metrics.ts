@@ -93,6 +93,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  private readonly jwksFetches = new Counter({
+    name: 'jwks_key_set_fetches_total',
+    help: 'Fetches of the identity provider key set (JWKS_URL) by outcome (success, failure: an error, a time-out, not a key set)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
   constructor() {
     // Heap, RSS, event-loop delay (p50/p90/p99 and max), GC, handles: prom-client's Node set.
     collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 20 });
@@ -122,6 +129,10 @@ export class Metrics {
 
   countWebhookAttempt(outcome: 'delivered' | 'retrying' | 'failed'): void {
     this.webhookDeliveries.inc({ outcome });
+  }
+
+  countJwksFetch(outcome: 'success' | 'failure'): void {
+    this.jwksFetches.inc({ outcome });
   }
 
   /** A gauge whose value is read from `source` at each scrape. */

@@ -31,10 +31,18 @@ export interface WebhookAgents {
   destroy(): void;
 }
 
-export function createWebhookAgents(maxSocketsPerHost: number): WebhookAgents {
+/**
+ * The pools set no limit of sockets per host:port (nor in all): an attempt never waits for a
+ * socket. The worker bounds what is in flight (`WEBHOOK_CONCURRENCY` in all,
+ * `WEBHOOK_CONCURRENCY_PER_ENDPOINT` per endpoint), and a per-host limit would be shared by every
+ * endpoint on that host:port: one that never answers would hold the sockets while its siblings'
+ * attempts waited in the agent's queue, their time-out running. `maxFreeSockets` only bounds the
+ * idle connections kept per host:port (`maxIdlePerHost`), at most the worker's concurrency.
+ */
+export function createWebhookAgents(maxIdlePerHost: number): WebhookAgents {
   // An idle connection is dropped before the usual 5 s server keep-alive ends, so a request rarely
   // meets a connection the receiver is closing.
-  const options = { keepAlive: true, maxSockets: maxSocketsPerHost, maxFreeSockets: maxSocketsPerHost, timeout: 4000 };
+  const options = { keepAlive: true, maxSockets: Infinity, maxTotalSockets: Infinity, maxFreeSockets: maxIdlePerHost, timeout: 4000 };
   const agents = { http: new http.Agent(options), https: new https.Agent(options) };
   return { ...agents, destroy: () => Object.values(agents).forEach((agent) => agent.destroy()) };
 }

@@ -57,7 +57,9 @@ export class WebhookWorker {
   constructor(private readonly deps: WebhookWorkerDeps) {
     this.queue = new DeliveryQueue(deps);
     this.endpoints = new EndpointCache(deps.webhookEndpoints);
-    this.agents = createWebhookAgents(deps.config.concurrencyPerEndpoint);
+    // No socket limit in the pools (an attempt must not queue behind another endpoint on the same
+    // host:port): the claims keep each endpoint within its own limit and the whole within WEBHOOK_CONCURRENCY.
+    this.agents = createWebhookAgents(deps.config.concurrency);
     // Each attempt in flight listens for the stop: up to WEBHOOK_CONCURRENCY listeners, by design.
     setMaxListeners(deps.config.concurrency + 1, this.stopController.signal);
   }

@@ -131,6 +131,11 @@ const REJECTIONS: RejectionCase[] = [
     credentials: () => bearer(hs256({ scope: 'timeline:readonly timeline TIMELINE:READ' })),
     expected: insufficientScope('timeline:read'),
   },
+  // RFC 6749 §3.3: scopes are separated by spaces (%x20) and nothing else.
+  { name: 'scopes separated by a no-break space (U+00A0)', credentials: () => bearer(hs256({ scope: 'x\u00a0timeline:read' })), expected: insufficientScope('timeline:read') },
+  { name: 'scopes separated by a tab or a line break', credentials: () => bearer(hs256({ scope: 'x\ttimeline:read passengers:read\ntimeline:read' })), expected: insufficientScope('timeline:read') },
+  { name: 'scopes in an scp string separated by an em space (U+2003)', credentials: () => bearer(hs256({ scope: undefined, scp: 'x\u2003timeline:read' })), expected: insufficientScope('timeline:read') },
+  { name: 'an scp array item holding two scopes apart by a no-break space', credentials: () => bearer(hs256({ scope: undefined, scp: ['x\u00a0timeline:read'] })), expected: insufficientScope('timeline:read') },
   {
     name: 'a valid token in a cookie only',
     credentials: () => hs256().then((token) => ({ cookie: `access_token=${token}; token=${token}` })),
@@ -148,6 +153,7 @@ const ACCEPTED: Array<{ name: string; credentials: () => Promise<Credentials> }>
   { name: 'the audience inside an array', credentials: () => bearer(hs256({ aud: ['another-api', AUDIENCE] })) },
   { name: 'scopes in an scp array (Okta)', credentials: () => bearer(hs256({ scope: undefined, scp: ['passengers:read', 'timeline:read'] })) },
   { name: 'scopes in an scp string (Entra ID)', credentials: () => bearer(hs256({ scope: undefined, scp: 'passengers:read timeline:read' })) },
+  { name: 'scopes apart by several spaces, with spaces around', credentials: () => bearer(hs256({ scope: ' passengers:read  timeline:read ' })) },
   { name: 'a token without jti', credentials: () => bearer(hs256({ jti: undefined })) },
 ];
 

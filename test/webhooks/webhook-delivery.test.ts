@@ -343,3 +343,61 @@ describe('an endpoint failing for long', () => {
     expect(receiver.rejected).toEqual([]);
   });
 });
+
+describe('endpoints on one host and port', () => {
+  let testApp: TestApp;
+  let receiver: WebhookReceiver;
+
+  beforeAll(async () => {
+    receiver = await WebhookReceiver.start();
+    // One attempt in flight per endpoint: the connection pool was limited to that per host:port, so
+    // the endpoints on the receiver's port shared one socket and queued behind each other. The
+    // time-out is generous (the test waits for arrivals, never for the clock).
+    testApp = await startTestApp('webhook_siblings', { ...FAST_WEBHOOKS, WEBHOOK_CONCURRENCY_PER_ENDPOINT: '1', WEBHOOK_ATTEMPT_TIMEOUT_MS: '10000' });
+    await createReferenceData(testApp);
+  });
+  afterAll(async () => {
+    await testApp.close();
+    await receiver.close();
+  });
+
+  it('delivers to the others at their first attempt while one never answers: no attempt waits for a sibling endpoint', async () => {
+    const only = { eventTypes: ['FLIGHT_CREATED' as const] };
+    const hung = await subscribe(testApp, receiver, '/hooks/hung', only);
+    const slow = [await subscribe(testApp, receiver, '/hooks/slow-1', only), await subscribe(testApp, receiver, '/hooks/slow-2', only)];
+    const quick = await subscribe(testApp, receiver, '/hooks/quick', only);
+    // The slow receivers answer once the hung one's request and each other's have arrived: only
+    // when their requests went out while the hung one was still waiting for its answer.
+    const together = ['/hooks/hung', '/hooks/slow-1', '/hooks/slow-2'];
+    let release!: () => void;
+    const allArrived = new Promise<void>((resolve) => (release = resolve));
+    const arrived = () => {
+      if (together.every((path) => receiver.requests.some((request) => request.path === path))) release();
+    };
+    receiver.answer('/hooks/hung', () => {
+      arrived();
+      return { delayMs: 600_000 };
+    });
+    for (const path of ['/hooks/slow-1', '/hooks/slow-2']) {
+      receiver.answer(path, () => {
+        arrived();
+        return { until: allArrived };
+      });
+    }
+    await newFlight(testApp, 'IFL960');
+
+    for (const endpoint of [...slow, quick]) {
+      // Its first attempt, as recorded: delivered, not timed out in a queue.
+      const [delivery] = await eventually(async () => {
+        const log = await deliveriesOf(testApp, endpoint.id);
+        expect(log[0]?.attempts).toBeGreaterThanOrEqual(1);
+        return log;
+      });
+      expect(delivery).toMatchObject({ status: 'DELIVERED', attempts: 1, lastStatusCode: 204, lastError: null });
+    }
+    // All of them while the hung receiver's first attempt still waits for its answer.
+    const [hanging] = await deliveriesOf(testApp, hung.id);
+    expect(hanging).toMatchObject({ status: 'PENDING', inFlight: true, attempts: 0 });
+    expect(receiver.rejected).toEqual([]);
+  });
+});

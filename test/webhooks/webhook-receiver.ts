@@ -21,6 +21,8 @@ export interface RouteAnswer {
   body?: string;
   /** Hold the answer this long (time-out tests). */
   delayMs?: number;
+  /** Hold the answer until this settles (a test's own condition); never answered if it rejects. */
+  until?: Promise<unknown>;
 }
 
 /**
@@ -119,7 +121,9 @@ export class WebhookReceiver {
         if ((answer.status ?? 204) < 300) this.received.push(received);
         res.writeHead(answer.status ?? 204, answer.headers).end(answer.body);
       };
-      if (answer.delayMs) {
+      if (answer.until) {
+        answer.until.then(send, () => undefined);
+      } else if (answer.delayMs) {
         const timer = setTimeout(() => {
           this.timers.delete(timer);
           send();
