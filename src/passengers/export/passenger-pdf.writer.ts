@@ -19,8 +19,9 @@ const FONT_NAME = 'DejaVu Sans';
 
 /** The body font as fontkit reads it (the engine pdfkit embeds it with), opened on first use. */
 let bodyFont: Font | undefined;
-/** Whether the body font draws a code point, by code point (a list repeats the same few dozen). */
+/** Whether the body font draws a code point, by code point (a list repeats the same few dozen); at most DRAWABLE_MAX kept. */
 const drawable = new Map<number, boolean>();
+const DRAWABLE_MAX = 10_000;
 
 /**
  * Scripts written right to left. DejaVu Sans has Arabic and Hebrew letters, but pdfkit lays text out
@@ -39,6 +40,8 @@ export function unprintableCharacters(text: string): string[] {
     if (ok === undefined) {
       bodyFont ??= openFont(FONT);
       ok = bodyFont.hasGlyphForCodePoint(codePoint) && !RIGHT_TO_LEFT.test(char);
+      // Names can hold any of a million code points: the memory stays bounded whatever lists come.
+      if (drawable.size >= DRAWABLE_MAX) drawable.clear();
       drawable.set(codePoint, ok);
     }
     if (!ok) found.add(char);

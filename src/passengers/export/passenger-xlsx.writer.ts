@@ -48,6 +48,8 @@ export async function writePassengerXlsx(passengers: readonly ExportPassenger[],
     output.on('end', resolve);
     output.on('error', reject);
   });
+  // A write stopped half-way never awaits it: an error of the abandoned stream is nobody's.
+  ended.catch(() => undefined);
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: output, useStyles: true, useSharedStrings: false });
   workbook.creator = 'broker-flight-gateway';
   const sheet = workbook.addWorksheet('Passengers', { views: [{ state: 'frozen', ySplit: 1 }] });
