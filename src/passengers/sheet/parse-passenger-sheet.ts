@@ -170,13 +170,7 @@ class ListSheetScan implements SheetRowSink {
       this.done = true;
       return;
     }
-    const headings: HeadingCell[] = [];
-    for (const { column, content } of cells) {
-      if (column <= this.maxColumns && (typeof content === 'string' || typeof content === 'number')) {
-        headings.push({ column, text: String(content), hidden: this.isHiddenColumn(column) });
-      }
-    }
-    const header = recogniseHeaderRow(sheetRow, headings, this.choices);
+    const header = recogniseHeaderRow(sheetRow, headingCells(cells, this.maxColumns, this.isHiddenColumn), this.choices);
     if (!header) return;
     const missing = missingColumnProblems(header.headingOf).length;
     if (missing && !this.acceptIncomplete) {
@@ -274,6 +268,15 @@ class ListSheetScan implements SheetRowSink {
   }
 }
 
+/** A row's cells as candidate headings: texts and numbers within the columns read. */
+function headingCells(cells: readonly SheetCell[], maxColumns: number, isHidden: (column: number) => boolean): HeadingCell[] {
+  const headings: HeadingCell[] = [];
+  for (const { column, content } of cells) {
+    if (column <= maxColumns && (typeof content === 'string' || typeof content === 'number')) headings.push({ column, text: String(content), hidden: isHidden(column) });
+  }
+  return headings;
+}
+
 /** Fields one merged value may fill side by side: the countries. */
 const SHAREABLE_FIELDS: ReadonlySet<string> = new Set(['luogonascita', 'nazionalita', 'issuingstate']);
 
@@ -300,11 +303,7 @@ class SecondListProbe implements SheetRowSink {
         this.done = true;
         return;
       }
-      const headings: HeadingCell[] = [];
-      for (const { column, content } of cells) {
-        if (column <= this.maxColumns && (typeof content === 'string' || typeof content === 'number')) headings.push({ column, text: String(content), hidden: false });
-      }
-      const header = recogniseHeaderRow(sheetRow, headings, this.choices);
+      const header = recogniseHeaderRow(sheetRow, headingCells(cells, this.maxColumns, () => false), this.choices);
       if (!header) return;
       if (missingColumnProblems(header.headingOf).length > 0) {
         this.done = true;
